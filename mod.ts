@@ -1,0 +1,82 @@
+/**
+ * Paddock: a Deno-native sandboxed agent runtime. Tools are values
+ * (`defineTool`), a registry turns them into OpenAI-format definitions, and
+ * one runner (`runTool`) validates, decides permissions, executes under a
+ * signal and timeout, and truncates.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { defineTool, runTool, ToolRegistry } from "./mod.ts";
+ * const hello = defineTool({
+ *   name: "Hello",
+ *   description: "Greets someone",
+ *   sideEffect: "None",
+ *   input: z.strictObject({ who: z.string().describe("Who to greet") }),
+ *   execute: (input) => Promise.resolve(`Hello, ${input.who}`),
+ * });
+ * const registry = new ToolRegistry([hello]);
+ * const result = await runTool(registry, { name: "Hello", input: { who: "Ada" } });
+ * console.assert(result.text === "Hello, Ada");
+ * ```
+ *
+ * @module
+ */
+export {
+  AbortedError,
+  ConflictError,
+  describeError,
+  ERROR_CODES,
+  InvalidInputError,
+  NotFoundError,
+  PaddockError,
+  PermissionDeniedError,
+  ToolNotFoundError,
+  ToolTimeoutError,
+  UnavailableError,
+} from "./src/errors.ts";
+export type { ErrorCode } from "./src/errors.ts";
+export { defineTool, isReadOnly, SIDE_EFFECTS } from "./src/registry/define_tool.ts";
+export type { ImageContent, SideEffect, Tool, ToolContext, ToolOutput, ToolSpec } from "./src/registry/define_tool.ts";
+export { Session } from "./src/registry/session.ts";
+export type { SessionEvent, SessionOptions } from "./src/registry/session.ts";
+export { fromAiSdkTools, fromLangChainTools, TOOL_ALIASES, ToolRegistry } from "./src/registry/registry.ts";
+export type { AiSdkToolLike, LangChainToolLike, ToolDefinition, ViewFilter } from "./src/registry/registry.ts";
+export { formatIssues, toJsonSchema } from "./src/registry/json_schema.ts";
+export type { JsonSchema } from "./src/registry/json_schema.ts";
+export { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from "./src/registry/truncate.ts";
+export type { Truncation } from "./src/registry/truncate.ts";
+export { DEFAULT_TOOL_TIMEOUT_MS, executeToolCalls, MAX_INPUT_JSON_CHARS, runTool } from "./src/registry/run_tool.ts";
+export type { RunOptions, ToolCallRequest, ToolCallResult } from "./src/registry/run_tool.ts";
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  Hooks,
+  PostToolUseAnswer,
+  PostToolUseEvent,
+  PostToolUseHook,
+  PreToolUseAnswer,
+  PreToolUseEvent,
+  PreToolUseHook,
+  ToolEvent,
+  ToolMiddleware,
+} from "./src/registry/hooks.ts";
+export { denyListMiddleware, loggingMiddleware } from "./src/registry/middleware.ts";
+export {
+  CONFIRMATION_PRESETS,
+  isPermissionMode,
+  PERMISSION_MODES,
+  PLAN_MODE_BLOCKED,
+  presetAsks,
+} from "./src/permissions/modes.ts";
+export type { ConfirmationPreset, PermissionMode } from "./src/permissions/modes.ts";
+export { evaluateRules, parseRule, ruleMatches } from "./src/permissions/rules.ts";
+export type { ParsedRule, PermissionRules, RuleSubject } from "./src/permissions/rules.ts";
+export { decidePermission } from "./src/permissions/decide.ts";
+export type { Decision, DecisionInput } from "./src/permissions/decide.ts";
+export { denoRunLine, neededPermissions, toDenoFlags } from "./src/permissions/deno_flags.ts";
+export type { FlagPolicy, PermissionSet, ToolNeeds } from "./src/permissions/deno_flags.ts";
+export { isInside, resolveSafePath } from "./src/tools/_shared/paths.ts";
+export type { SafePath, SafePathOptions } from "./src/tools/_shared/paths.ts";
+export { builtinTools } from "./src/tools/builtin.ts";

@@ -1,0 +1,44 @@
+/**
+ * The shape of a CLI subcommand.
+ *
+ * @module
+ */
+
+/** Streams and environment a command uses, injected for tests. */
+export interface CliIo {
+  /** Writes to standard output. */
+  out: (text: string) => void;
+  /** Writes to standard error. */
+  err: (text: string) => void;
+  /** Standard input. */
+  stdin: ReadableStream<Uint8Array>;
+  /** Whether stdin is a terminal (prompts are only shown on one). */
+  isTerminal: boolean;
+  /** Environment variables. */
+  env: Readonly<Record<string, string>>;
+  /** The process cwd. */
+  cwd: string;
+  /** Aborted on SIGINT/SIGTERM. */
+  signal: AbortSignal;
+}
+
+/** A subcommand: `paddock <name> …`. */
+export interface CliCommand {
+  /** Name. */
+  name: string;
+  /** One line for the overview. */
+  summary: string;
+  /** Full help text. */
+  help: string;
+  /** Runs it; returns the exit code (0 ok, 1 tool error, 2 usage error). */
+  run: (args: string[], io: CliIo) => Promise<number>;
+}
+
+/** Thrown for bad arguments; the CLI prints the message and exits 2. */
+export class UsageError extends Error {
+  /** Creates the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * From the enabled tools to the minimal set of Deno permission flags, as a
+ * pure function. Deno enforces these; our own checks come first.
+ *
+ * @module
+ */
+import type { SideEffect } from "../registry/define_tool.ts";
+
+/** What one tool contributes to the flag computation. */
+export interface ToolNeeds {
+  /** Tool name. */
+  name: string;
+  /** Side-effect class. */
+  sideEffect: SideEffect;
+  /** Programs the tool runs besides its class default. */
+  programs?: readonly string[];
+}
+
+/** The inputs of {@link toDenoFlags}. */
+export interface FlagPolicy {
+  /** The tools in use. */
+  tools: readonly ToolNeeds[];
+  /** Workspace roots (absolute). */
+  roots: readonly string[];
+  /** Session output folder (spilled results, task logs): read and write. */
+  outputDir?: string;
+  /** Hosts Network tools may reach; `["*"]` for any host. */
+  hosts?: readonly string[];
+  /** The model endpoint's host (`host:port`), needed by Spawns tools and the agent loop. */
+  modelHost?: string;
+  /** Environment variables the process reads. */
+  env?: readonly string[];
+  /** Extra paths to read (the runtime's own files, an rg binary's folder). */
+  extraRead?: readonly string[];
+  /** Whether Bash runs inside bubblewrap (adds `bwrap` to the run list). */
+  sandbox?: boolean;
+}
+
+/** Program the Execute class runs. */
+export const SHELL_PROGRAM = "bash";
+/** Program the OS sandbox runs on Linux. */
+export const SANDBOX_PROGRAM = "bwrap";
+
+/** The granted sets a policy needs, before they are written as flags. */
+export interface PermissionSet {
+  /** Paths to read. */
+  read: string[];
+  /** Paths to write. */
+  write: string[];
+  /** Programs to run. */
+  run: string[];
+  /** Hosts to reach (`*` alone means any). */
+  net: string[];
+  /** Environment variables. */
+  env: string[];
+}
+
+/**
+ * Computes the permission sets a policy needs.
+ *
+ * @example
+ * ```ts
+ * import { neededPermissions } from "./deno_flags.ts";
+ * const p = neededPermissions({ tools: [{ name: "Read", sideEffect: "ReadOnly" }], roots: ["/w"] });
+ * console.assert(p.read[0] === "/w" && p.write.length === 0);
+ * ```
+ */
+export function neededPermissions(policy: FlagPolicy): PermissionSet {
+  const read = new Set<string>();
+  const write = new Set<string>();
+  const run = new Set<string>();
+  const net = new Set<string>();
+  const env = new Set<string>(policy.env ?? []);
+  const roots = policy.roots;
+  for (const tool of policy.tools) {
+    switch (tool.sideEffect) {
+      case "ReadOnly":
+        roots.forEach((r) => read.add(r));
+        break;
+      case "Mutating":
+        roots.forEach((r) => (read.add(r), write.add(r)));
+        break;
+      case "Execute":
+        run.add(SHELL_PROGRAM);
+        if (policy.sandbox) run.add(SANDBOX_PROGRAM);
+        break;
+      case "Network":
+        (policy.hosts ?? []).forEach((h) => net.add(h));
+        break;
+      case "Spawns": // the model host, added below, is what a sub-agent needs
+      case "None":
+      case "Blocking":
+        break;
+    }
+    tool.programs?.forEach((p) => run.add(p));
+  }
+  if (policy.tools.length > 0 && policy.outputDir) {
+    read.add(policy.outputDir);
+    write.add(policy.outputDir);
+  }
+  if (policy.modelHost) net.add(policy.modelHost);
+  if (read.size > 0) policy.extraRead?.forEach((p) => read.add(p));
+  const netList = net.has("*") ? ["*"] : [...net];
+  return {
+    read: [...read],
+    write: [...write],
+    run: [...run],
+    net: netList,
+    env: [...env],
+  };
+}
+
+/**
+ * The minimal flag list for a policy, always starting with `--no-prompt`.
+ * Throws on a value Deno's flag syntax cannot carry (a comma in a path).
+ *
+ * @example
+ * ```ts
+ * import { toDenoFlags } from "./deno_flags.ts";
+ * const flags = toDenoFlags({
+ *   tools: [{ name: "Edit", sideEffect: "Mutating" }, { name: "Bash", sideEffect: "Execute" }],
+ *   roots: ["/w"],
+ * });
+ * console.assert(flags.join(" ") === "--no-prompt --allow-read=/w --allow-write=/w --allow-run=bash");
+ * ```
+ */
+export function toDenoFlags(policy: FlagPolicy): string[] {
+  const p = neededPermissions(policy);
+  const flags = ["--no-prompt"];
+  const add = (name: string, values: string[]) => {
+    if (values.length === 0) return;
+    for (const v of values) {
+      if (v.includes(",")) {
+        throw new TypeError(`Cannot grant "${v}" in --allow-${name}: Deno's flag lists cannot hold a comma`);
+      }
+    }
+    flags.push(values.length === 1 && values[0] === "*" ? `--allow-${name}` : `--allow-${name}=${values.join(",")}`);
+  };
+  add("read", p.read);
+  add("write", p.write);
+  add("run", p.run);
+  add("net", p.net);
+  add("env", p.env);
+  return flags;
+}
+
+/** Quotes one shell word for display in a `deno run` line. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_\-=.,/:@+]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The `deno run` line for a policy and an entry point.
+ *
+ * @example
+ * ```ts
+ * import { denoRunLine } from "./deno_flags.ts";
+ * const line = denoRunLine({ tools: [], roots: ["/w"] }, "cli.ts", ["tools"]);
+ * console.assert(line === "deno run --no-prompt cli.ts tools");
+ * ```
+ */
+export function denoRunLine(policy: FlagPolicy, entry: string, args: readonly string[] = []): string {
+  return ["deno", "run", ...toDenoFlags(policy), entry, ...args].map(shellQuote).join(" ");
+}

@@ -1,0 +1,320 @@
+/**
+ * The tool registry: names, aliases, allowed and disabled sets, filtered views
+ * and the OpenAI-format definitions given to the model.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { ToolNotFoundError } from "../errors.ts";
+import { defineTool, isReadOnly, type SideEffect, type Tool, type ToolContext } from "./define_tool.ts";
+import { type JsonSchema, toJsonSchema } from "./json_schema.ts";
+
+/** Old and alternative names accepted on input, mapped to the canonical name. */
+export const TOOL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  Task: "Agent",
+  KillShell: "TaskStop",
+  BashOutput: "TaskOutput",
+  AgentOutput: "TaskOutput",
+  ListMcpResourcesTool: "ListMcpResources",
+  ReadMcpResourceTool: "ReadMcpResource",
+});
+
+/** An OpenAI chat-completions tool definition. */
+export interface ToolDefinition {
+  /** Always `function`. */
+  type: "function";
+  /** The function. */
+  function: {
+    /** Wire name. */
+    name: string;
+    /** Description for the model. */
+    description: string;
+    /** JSON Schema of the arguments. */
+    parameters: JsonSchema;
+  };
+}
+
+/** Filters for {@link ToolRegistry.view}. */
+export interface ViewFilter {
+  /** Keep only None and ReadOnly tools. */
+  readOnly?: boolean;
+  /** Drop Mutating, Execute, Network and Spawns tools. */
+  excludeDangerous?: boolean;
+  /** Keep only these names. */
+  include?: readonly string[];
+  /** Drop these names. */
+  exclude?: readonly string[];
+  /** Drop these side-effect classes. */
+  excludeSideEffects?: readonly SideEffect[];
+}
+
+const DANGEROUS: readonly SideEffect[] = ["Mutating", "Execute", "Network", "Spawns"];
+
+/**
+ * Holds tools by name.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { defineTool, ToolRegistry } from "../../mod.ts";
+ * const reg = new ToolRegistry();
+ * reg.register(defineTool({
+ *   name: "Ping", description: "Answers pong", sideEffect: "None",
+ *   input: z.strictObject({}), execute: () => Promise.resolve("pong"),
+ * }));
+ * console.assert(reg.definitions()[0].function.name === "Ping");
+ * ```
+ */
+export class ToolRegistry {
+  #tools = new Map<string, Tool>();
+  #schemas = new Map<string, JsonSchema>();
+  #allowed = new Set<string>();
+  #disabled = new Map<string, string>();
+  #listeners = new Set<() => void>();
+
+  /** Creates a registry holding `tools`. */
+  constructor(tools: readonly Tool[] = []) {
+    this.registerAll(tools);
+  }
+
+  /** Adds a tool; a name already taken throws. */
+  register(tool: Tool): this {
+    if (this.#tools.has(tool.name)) throw new TypeError(`A tool named "${tool.name}" is already registered`);
+    if (tool.name in TOOL_ALIASES) throw new TypeError(`"${tool.name}" is an alias of "${TOOL_ALIASES[tool.name]}"`);
+    this.#tools.set(tool.name, tool);
+    this.#changed();
+    return this;
+  }
+
+  /** Adds several tools. */
+  registerAll(tools: Iterable<Tool>): this {
+    for (const t of tools) this.register(t);
+    return this;
+  }
+
+  /** Removes a tool; returns whether it was there. */
+  unregister(name: string): boolean {
+    const had = this.#tools.delete(name);
+    this.#schemas.delete(name);
+    this.#allowed.delete(name);
+    this.#disabled.delete(name);
+    if (had) this.#changed();
+    return had;
+  }
+
+  /** Removes every tool whose name starts with `prefix` (`mcp__server__`); returns their names. */
+  unregisterPrefix(prefix: string): string[] {
+    const gone = this.names().filter((n) => n.startsWith(prefix));
+    for (const n of gone) this.unregister(n);
+    return gone;
+  }
+
+  /** The canonical name for a name or alias, or undefined. */
+  resolve(name: string): string | undefined {
+    if (this.#tools.has(name)) return name;
+    const alias = TOOL_ALIASES[name];
+    return alias && this.#tools.has(alias) ? alias : undefined;
+  }
+
+  /** The tool for a name or alias, or undefined. */
+  get(name: string): Tool | undefined {
+    const canonical = this.resolve(name);
+    return canonical === undefined ? undefined : this.#tools.get(canonical);
+  }
+
+  /** The tool for a name or alias; throws {@link ToolNotFoundError} naming the closest tools. */
+  require(name: string): Tool {
+    const tool = this.get(name);
+    if (!tool) throw new ToolNotFoundError(name, this.closest(name));
+    return tool;
+  }
+
+  /** Whether a name or alias is registered. */
+  has(name: string): boolean {
+    return this.resolve(name) !== undefined;
+  }
+
+  /** Registered names in registration order. */
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  /** Registered tools in registration order. */
+  list(): Tool[] {
+    return [...this.#tools.values()];
+  }
+
+  /** Marks tools as allowed without asking. */
+  allow(...names: string[]): this {
+    names.forEach((n) => this.#allowed.add(this.resolve(n) ?? n));
+    return this;
+  }
+
+  /** The allowed set. */
+  get allowed(): ReadonlySet<string> {
+    return this.#allowed;
+  }
+
+  /** Hides a tool from the model and refuses its calls, with a reason. */
+  disable(name: string, reason = "disabled"): this {
+    this.#disabled.set(this.resolve(name) ?? name, reason);
+    this.#changed();
+    return this;
+  }
+
+  /** Undoes {@link disable}. */
+  enable(name: string): this {
+    if (this.#disabled.delete(this.resolve(name) ?? name)) this.#changed();
+    return this;
+  }
+
+  /** Why a tool is disabled, or undefined when it is enabled. */
+  disabledReason(name: string): string | undefined {
+    return this.#disabled.get(this.resolve(name) ?? name);
+  }
+
+  /** Enabled tools in registration order. */
+  enabled(): Tool[] {
+    return this.list().filter((t) => !this.#disabled.has(t.name));
+  }
+
+  /** A new registry with the tools that pass `filter` (allowed and disabled sets carried over). */
+  view(filter: ViewFilter): ToolRegistry {
+    const keep = this.list().filter((t) => {
+      if (filter.readOnly && !isReadOnly(t.sideEffect)) return false;
+      if (filter.excludeDangerous && DANGEROUS.includes(t.sideEffect)) return false;
+      if (filter.excludeSideEffects?.includes(t.sideEffect)) return false;
+      if (filter.include && !filter.include.some((n) => (this.resolve(n) ?? n) === t.name)) return false;
+      if (filter.exclude?.some((n) => (this.resolve(n) ?? n) === t.name)) return false;
+      return true;
+    });
+    const view = new ToolRegistry(keep);
+    for (const n of this.#allowed) if (view.has(n)) view.allow(n);
+    for (const [n, why] of this.#disabled) if (view.has(n)) view.disable(n, why);
+    return view;
+  }
+
+  /** The JSON Schema of a tool's input (cached). */
+  schemaOf(name: string): JsonSchema {
+    const tool = this.require(name);
+    let schema = this.#schemas.get(tool.name);
+    if (!schema) {
+      schema = tool.jsonSchema ?? toJsonSchema(tool.input);
+      this.#schemas.set(tool.name, schema);
+    }
+    return schema;
+  }
+
+  /** OpenAI-format definitions of the enabled tools, in registration order. */
+  definitions(): ToolDefinition[] {
+    return this.enabled().map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: this.schemaOf(t.name) },
+    }));
+  }
+
+  /** Registered names closest to `name` (case-insensitive edit distance), best first. */
+  closest(name: string, max = 3): string[] {
+    const lower = name.toLowerCase();
+    return this.names()
+      .map((n) => ({ n, d: editDistance(lower, n.toLowerCase()) }))
+      .filter(({ n, d }) => d <= Math.max(2, Math.floor(n.length / 2)) || n.toLowerCase().includes(lower))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, max)
+      .map(({ n }) => n);
+  }
+
+  /** Calls `listener` after every registration change; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(): void {
+    for (const l of this.#listeners) l();
+  }
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+/** A tool in the AI SDK's shape (a record keyed by name). */
+export interface AiSdkToolLike {
+  /** Description. */
+  description?: string;
+  /** Zod input schema (`inputSchema` in AI SDK 5, `parameters` before). */
+  inputSchema?: z.ZodType;
+  /** Zod input schema, older name. */
+  parameters?: z.ZodType;
+  /** The function. */
+  execute?: (input: never, options: { abortSignal?: AbortSignal; toolCallId: string }) => unknown;
+}
+
+/**
+ * Adapts a name-keyed record of AI SDK style tools. Results that are not
+ * strings are sent to the model as JSON.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { fromAiSdkTools } from "./registry.ts";
+ * const [t] = fromAiSdkTools({ add: { description: "Adds", inputSchema: z.object({ a: z.number() }),
+ *   execute: (i: { a: number }) => i.a + 1 } }, "None");
+ * console.assert(t.name === "add");
+ * ```
+ */
+export function fromAiSdkTools(record: Record<string, AiSdkToolLike>, sideEffect: SideEffect): Tool[] {
+  return Object.entries(record).map(([name, t]) => {
+    const schema = t.inputSchema ?? t.parameters ?? z.strictObject({});
+    return defineTool({
+      name,
+      description: t.description ?? name,
+      sideEffect,
+      input: schema,
+      execute: async (input: unknown, ctx: ToolContext) => {
+        if (!t.execute) throw new TypeError(`Tool "${name}" has no execute function`);
+        const out = await t.execute(input as never, { abortSignal: ctx.signal, toolCallId: ctx.callId });
+        return typeof out === "string" ? out : { text: JSON.stringify(out), data: out };
+      },
+    });
+  });
+}
+
+/** A tool in LangChain's shape (an object carrying its name). */
+export interface LangChainToolLike {
+  /** Name. */
+  name: string;
+  /** Description. */
+  description: string;
+  /** Zod input schema. */
+  schema: z.ZodType;
+  /** Runs the tool. */
+  invoke: (input: never, config?: { signal?: AbortSignal }) => unknown;
+}
+
+/** Adapts LangChain-style tools (`{name, description, schema, invoke}`). */
+export function fromLangChainTools(tools: readonly LangChainToolLike[], sideEffect: SideEffect): Tool[] {
+  return tools.map((t) =>
+    defineTool({
+      name: t.name,
+      description: t.description,
+      sideEffect,
+      input: t.schema,
+      execute: async (input: unknown, ctx: ToolContext) => {
+        const out = await t.invoke(input as never, { signal: ctx.signal });
+        return typeof out === "string" ? out : { text: JSON.stringify(out), data: out };
+      },
+    })
+  );
+}
