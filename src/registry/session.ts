@@ -53,6 +53,7 @@ export class Session {
   #mode: PermissionMode;
   #slots = new Map<string, unknown>();
   #listeners = new Set<(e: SessionEvent) => void>();
+  #cleanups: Array<() => void | Promise<void>> = [];
 
   /** Creates a session. */
   constructor(options: SessionOptions = {}) {
@@ -132,6 +133,30 @@ export class Session {
   on(listener: (e: SessionEvent) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Registers work to do on {@link close} (kill task groups, close MCP clients…), last in first out. */
+  addCleanup(fn: () => void | Promise<void>): void {
+    this.#cleanups.push(fn);
+  }
+
+  /** Runs every cleanup once; errors are collected and rethrown together. */
+  async close(): Promise<void> {
+    const errors: unknown[] = [];
+    while (this.#cleanups.length) {
+      const fn = this.#cleanups.pop()!;
+      try {
+        await fn();
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+    if (errors.length) throw new AggregateError(errors, "Session cleanup failed");
+  }
+
+  /** Closes the session (`await using session = new Session()`). */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 
   /** Broadcasts an event to observers. Listener errors are ignored. */

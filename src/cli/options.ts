@@ -1,0 +1,150 @@
+/**
+ * Flags shared by the subcommands that build a runtime (`tools`, `perms`,
+ * `exec`, `run`, `chat`, `mcp`), and the code that turns flags, env and the
+ * settings file into {@link RuntimeOptions}. Precedence: flag, env, settings.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { isPermissionMode, type PermissionMode } from "../permissions/modes.ts";
+import type { Approver } from "../registry/hooks.ts";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.ts";
+import { loadSettings, type Settings, settingsPath } from "../runtime/settings.ts";
+import type { CliIo } from "./command.ts";
+import { UsageError } from "./command.ts";
+
+/** parseArgs option specs shared by runtime-building commands. */
+export const RUNTIME_FLAGS = {
+  root: { type: "string", multiple: true },
+  cwd: { type: "string" },
+  "permission-mode": { type: "string" },
+  allow: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
+  ask: { type: "string", multiple: true },
+  "allowed-tools": { type: "string" },
+  "disallowed-tools": { type: "string" },
+  sandbox: { type: "boolean" },
+  "allow-host": { type: "string", multiple: true },
+  "output-dir": { type: "string" },
+  "mcp-config": { type: "string" },
+} as const;
+
+/** Help lines for {@link RUNTIME_FLAGS}. */
+export const RUNTIME_FLAGS_HELP = `Runtime options:
+  --root <dir>               Workspace root (repeatable; default: the current directory)
+  --cwd <dir>                Initial working directory (default: the first root)
+  --permission-mode <mode>   default | acceptEdits | plan | bypassPermissions | dontAsk
+  --allow <rule>             Allow rule, e.g. 'Bash(git status)' (repeatable)
+  --deny <rule>              Deny rule, e.g. 'Read(/etc/**)' (repeatable)
+  --ask <rule>               Rule that always asks (repeatable)
+  --allowed-tools <a,b>      Tools allowed without asking
+  --disallowed-tools <a,b>   Tools left out entirely
+  --sandbox                  Run Bash inside the OS sandbox (bubblewrap on Linux)
+  --allow-host <host>        Host the web tools may reach (repeatable; '*' for any)
+  --output-dir <dir>         Where truncated outputs and task logs go (default: a temp folder)
+  --mcp-config <file>        MCP servers file (default: .mcp.json in the first root)`;
+
+/** The values parseArgs gives for {@link RUNTIME_FLAGS}. */
+export interface RuntimeFlagValues {
+  /** --root */
+  root?: string[];
+  /** --cwd */
+  cwd?: string;
+  /** --permission-mode */
+  "permission-mode"?: string;
+  /** --allow */
+  allow?: string[];
+  /** --deny */
+  deny?: string[];
+  /** --ask */
+  ask?: string[];
+  /** --allowed-tools */
+  "allowed-tools"?: string;
+  /** --disallowed-tools */
+  "disallowed-tools"?: string;
+  /** --sandbox */
+  sandbox?: boolean;
+  /** --allow-host */
+  "allow-host"?: string[];
+  /** --output-dir */
+  "output-dir"?: string;
+  /** --mcp-config */
+  "mcp-config"?: string;
+}
+
+/** Flags, env and settings resolved into runtime options plus the settings read. */
+export interface ResolvedConfig {
+  /** Options for {@link createRuntime}. */
+  runtime: RuntimeOptions;
+  /** The settings file's content. */
+  settings: Settings;
+  /** The settings file path. */
+  settingsFile: string;
+  /** The MCP config file path, if one is named or present. */
+  mcpConfig?: string;
+}
+
+/** Resolves flags, env and the settings file. Throws {@link UsageError} for bad values. */
+export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConfig {
+  const roots = (flags.root?.length ? flags.root : [io.cwd]).map((r) => resolve(io.cwd, r));
+  for (const r of roots) {
+    let ok = false;
+    try {
+      ok = Deno.statSync(r).isDirectory;
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new UsageError(`--root "${r}" is not a directory`);
+  }
+  const file = settingsPath(roots[0]);
+  const settings = loadSettings(file);
+  const modeValue = flags["permission-mode"] ?? io.env.PADDOCK_PERMISSION_MODE ?? settings.permissions?.defaultMode;
+  if (modeValue !== undefined && !isPermissionMode(modeValue)) {
+    throw new UsageError(
+      `--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, dontAsk, got "${modeValue}"`,
+    );
+  }
+  const list = (v?: string) => v?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
+  const hosts = flags["allow-host"]?.length ? flags["allow-host"] : settings.allowedHosts;
+  let mcpConfig = flags["mcp-config"] ? resolve(io.cwd, flags["mcp-config"]) : undefined;
+  if (!mcpConfig) {
+    const candidate = resolve(roots[0], ".mcp.json");
+    try {
+      if (Deno.statSync(candidate).isFile) mcpConfig = candidate;
+    } catch {
+      // no project MCP config
+    }
+  }
+  return {
+    settings,
+    settingsFile: file,
+    mcpConfig,
+    runtime: {
+      roots,
+      cwd: flags.cwd ? resolve(io.cwd, flags.cwd) : undefined,
+      mode: modeValue as PermissionMode | undefined,
+      rules: {
+        allow: [...(flags.allow ?? []), ...(settings.permissions?.allow ?? [])],
+        deny: [...(flags.deny ?? []), ...(settings.permissions?.deny ?? [])],
+        ask: [...(flags.ask ?? []), ...(settings.permissions?.ask ?? [])],
+      },
+      allowedTools: list(flags["allowed-tools"]),
+      excludeTools: list(flags["disallowed-tools"]),
+      sandbox: flags.sandbox ?? settings.sandbox ?? false,
+      hosts: hosts ?? [],
+      outputDir: flags["output-dir"] ? resolve(io.cwd, flags["output-dir"]) : undefined,
+      env: { ...io.env },
+    },
+  };
+}
+
+/** Resolves config and creates the runtime, with `approver` for confirmations. */
+export function buildRuntime(
+  flags: RuntimeFlagValues,
+  io: CliIo,
+  extra: Partial<RuntimeOptions> & { approver?: Approver } = {},
+): { runtime: Runtime; config: ResolvedConfig } {
+  const config = resolveConfig(flags, io);
+  const runtime = createRuntime({ ...config.runtime, ...extra });
+  return { runtime, config };
+}
