@@ -5,10 +5,14 @@
  * @module
  */
 import { type CliCommand, type CliIo, UsageError } from "./command.ts";
+import { readEnv } from "./env.ts";
 
 /** The subcommands, in the order `--help` lists them. */
 export function commands(): Promise<CliCommand[]> {
   return Promise.all([
+    import("./cmd_tools.ts").then((m) => m.command),
+    import("./cmd_perms.ts").then((m) => m.command),
+    import("./cmd_exec.ts").then((m) => m.command),
     // CLI-COMMANDS (one dynamic import per command; keep this marker)
   ]);
 }
@@ -90,12 +94,7 @@ export function processIo(): CliIo & { dispose(): void } {
       // signals are not available everywhere
     }
   }
-  let env: Record<string, string> = {};
-  try {
-    env = Deno.env.toObject();
-  } catch {
-    // without --allow-env the CLI runs on flags alone
-  }
+  const env = readEnv();
   return {
     out: (t) => Deno.stdout.writeSync(enc.encode(t)),
     err: (t) => Deno.stderr.writeSync(enc.encode(t)),

@@ -6,6 +6,11 @@
  * @module
  */
 import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { checkGrants, formatGrantReport, type GrantReport } from "../permissions/grants.ts";
+import type { Tool } from "../registry/define_tool.ts";
+import { builtinTools } from "../tools/builtin.ts";
+import { ENV_NAMES } from "./env.ts";
 import { isPermissionMode, type PermissionMode } from "../permissions/modes.ts";
 import type { Approver } from "../registry/hooks.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.ts";
@@ -27,6 +32,8 @@ export const RUNTIME_FLAGS = {
   "allow-host": { type: "string", multiple: true },
   "output-dir": { type: "string" },
   "mcp-config": { type: "string" },
+  tools: { type: "string", multiple: true },
+  quiet: { type: "boolean" },
 } as const;
 
 /** Help lines for {@link RUNTIME_FLAGS}. */
@@ -42,7 +49,9 @@ export const RUNTIME_FLAGS_HELP = `Runtime options:
   --sandbox                  Run Bash inside the OS sandbox (bubblewrap on Linux)
   --allow-host <host>        Host the web tools may reach (repeatable; '*' for any)
   --output-dir <dir>         Where truncated outputs and task logs go (default: a temp folder)
-  --mcp-config <file>        MCP servers file (default: .mcp.json in the first root)`;
+  --mcp-config <file>        MCP servers file (default: .mcp.json in the first root)
+  --tools <module>           Also register the tools a module exports (default export or 'tools'; repeatable)
+  --quiet                    Do not print the start-up permission report`;
 
 /** The values parseArgs gives for {@link RUNTIME_FLAGS}. */
 export interface RuntimeFlagValues {
@@ -70,6 +79,10 @@ export interface RuntimeFlagValues {
   "output-dir"?: string;
   /** --mcp-config */
   "mcp-config"?: string;
+  /** --tools */
+  tools?: string[];
+  /** --quiet */
+  quiet?: boolean;
 }
 
 /** Flags, env and settings resolved into runtime options plus the settings read. */
@@ -91,8 +104,9 @@ export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConf
     let ok = false;
     try {
       ok = Deno.statSync(r).isDirectory;
-    } catch {
-      ok = false;
+    } catch (err) {
+      // without read permission on the root, Deno's own checks will speak later
+      ok = err instanceof Deno.errors.NotCapable;
     }
     if (!ok) throw new UsageError(`--root "${r}" is not a directory`);
   }
@@ -136,6 +150,57 @@ export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConf
       env: { ...io.env },
     },
   };
+}
+
+/**
+ * Imports a module of user tools: its default export or its `tools` export,
+ * a tool or an array of tools.
+ */
+export async function loadToolModule(specifier: string, cwd: string): Promise<Tool[]> {
+  const url = /^[a-z]+:/.test(specifier) ? specifier : pathToFileURL(resolve(cwd, specifier)).href;
+  let mod: Record<string, unknown>;
+  try {
+    mod = await import(url);
+  } catch (err) {
+    throw new UsageError(`Cannot load tools from "${specifier}": ${(err as Error).message}`);
+  }
+  const value = mod.default ?? mod.tools;
+  const list = Array.isArray(value) ? value : value ? [value] : [];
+  const tools = list.filter((t): t is Tool =>
+    typeof t === "object" && t !== null && typeof (t as Tool).name === "string" &&
+    typeof (t as Tool).execute === "function"
+  );
+  if (tools.length === 0) {
+    throw new UsageError(`"${specifier}" exports no tools: export a tool or an array of tools as default or "tools"`);
+  }
+  return tools;
+}
+
+/**
+ * Resolves config, loads `--tools` modules, creates the runtime, and runs the
+ * start-up permission check (printing it to stderr unless `--quiet`).
+ */
+export async function startRuntime(
+  flags: RuntimeFlagValues,
+  io: CliIo,
+  extra: Partial<RuntimeOptions> = {},
+): Promise<{ runtime: Runtime; config: ResolvedConfig; grants: GrantReport }> {
+  const config = resolveConfig(flags, io);
+  const userTools: Tool[] = [];
+  for (const spec of flags.tools ?? []) userTools.push(...await loadToolModule(spec, io.cwd));
+  const base = extra.tools ?? builtinTools(config.runtime.toolOptions);
+  const runtime = createRuntime({
+    ...config.runtime,
+    envNames: [...ENV_NAMES],
+    extraRead: [config.settingsFile, ...(config.mcpConfig ? [config.mcpConfig] : [resolve(config.runtime.roots![0], ".mcp.json")])],
+    ...extra,
+    tools: [...base, ...userTools],
+  });
+  const grants = checkGrants(runtime.registry, runtime.policy(), { path: io.env.PATH });
+  const needsSaying = grants.tools.some((t) => !t.granted) || grants.excess.length > 0 ||
+    grants.missingPrograms.length > 0;
+  if (needsSaying && !flags.quiet) io.err(`Permission check:\n${formatGrantReport(grants)}\n`);
+  return { runtime, config, grants };
 }
 
 /** Resolves config and creates the runtime, with `approver` for confirmations. */

@@ -99,7 +99,7 @@ export function neededPermissions(policy: FlagPolicy): PermissionSet {
     write.add(policy.outputDir);
   }
   if (policy.modelHost) net.add(policy.modelHost);
-  if (read.size > 0) policy.extraRead?.forEach((p) => read.add(p));
+  policy.extraRead?.forEach((p) => read.add(p));
   const netList = net.has("*") ? ["*"] : [...net];
   return {
     read: [...read],

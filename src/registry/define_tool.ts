@@ -83,6 +83,13 @@ export interface Tool<I = any, S = unknown> {
   readonly programs?: readonly string[];
   /** A one-line summary of a call for logs and prompts (the path, the command…). */
   readonly summarize?: (input: I) => string;
+  /**
+   * The side-effect class of one call, when it depends on the input (Config:
+   * a read is ReadOnly, a set is Mutating). The runner decides permissions
+   * with it; `sideEffect` stays the tool's highest class, used for Deno flags,
+   * registry views and parallelism.
+   */
+  readonly sideEffectOf?: (input: I) => SideEffect;
 }
 
 /** The options {@link defineTool} takes. */

@@ -10,7 +10,15 @@ import { AbortedError, describeError, type ErrorCode, ToolTimeoutError } from ".
 import { decidePermission } from "../permissions/decide.ts";
 import type { ConfirmationPreset } from "../permissions/modes.ts";
 import type { PermissionRules } from "../permissions/rules.ts";
-import { type ImageContent, isReadOnly, type Tool, type ToolContext, type ToolOutput } from "./define_tool.ts";
+import {
+  type ImageContent,
+  isReadOnly,
+  SIDE_EFFECTS,
+  type SideEffect,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+} from "./define_tool.ts";
 import type { Approver, Hooks, ToolEvent, ToolMiddleware } from "./hooks.ts";
 import { formatIssues } from "./json_schema.ts";
 import type { ToolRegistry } from "./registry.ts";
@@ -199,9 +207,10 @@ async function runCore(
   }
 
   // permission decision
+  const sideEffect = callSideEffect(tool, input);
   const decision = decidePermission({
     tool: name,
-    sideEffect: tool.sideEffect,
+    sideEffect,
     input,
     mode: session.mode,
     rules: options.rules,
@@ -223,7 +232,7 @@ async function runCore(
     let answer;
     try {
       answer = await options.approver(
-        { tool: name, sideEffect: tool.sideEffect, input, summary, reason: decision.reason, session },
+        { tool: name, sideEffect, input, summary, reason: decision.reason, session },
         options.signal ?? new AbortController().signal,
       );
     } catch (err) {
@@ -309,6 +318,17 @@ function parseInput(tool: Tool, raw: unknown): { value: Record<string, unknown> 
   const result = tool.input.safeParse(value, { reportInput: true });
   if (!result.success) return { error: formatIssues(tool.name, result.error.issues) };
   return { value: result.data as Record<string, unknown> };
+}
+
+/** The class of this call: `tool.sideEffectOf(input)` when the tool has it and it answers a class, else the tool's. */
+function callSideEffect(tool: Tool, input: Record<string, unknown>): SideEffect {
+  try {
+    const effect = tool.sideEffectOf?.(input);
+    if (effect !== undefined && (SIDE_EFFECTS as readonly string[]).includes(effect)) return effect;
+  } catch {
+    // fall back to the tool's own class
+  }
+  return tool.sideEffect;
 }
 
 function safeSummary(tool: Tool, input: Record<string, unknown>): string {

@@ -108,13 +108,13 @@ export class Session {
     if (previous !== mode) this.emit({ type: "mode", mode, previous });
   }
 
-  /** The folder for spilled outputs and task logs, created on first use. */
+  /**
+   * The folder for spilled outputs and task logs, created on first use:
+   * the `outputDir` option, else `<defaultOutputRoot()>/<session id>`.
+   */
   outputDir(): string {
-    if (this.#outputDir === undefined) {
-      this.#outputDir = Deno.makeTempDirSync({ prefix: `paddock-${this.id.slice(0, 8)}-` });
-    } else {
-      Deno.mkdirSync(this.#outputDir, { recursive: true });
-    }
+    this.#outputDir ??= join(defaultOutputRoot(), this.id);
+    Deno.mkdirSync(this.#outputDir, { recursive: true });
     return this.#outputDir;
   }
 
@@ -169,6 +169,20 @@ export class Session {
       }
     }
   }
+}
+
+/**
+ * The folder under which sessions keep their outputs by default:
+ * `$TMPDIR/paddock` (or `/tmp/paddock`). The Deno flags grant this folder.
+ */
+export function defaultOutputRoot(): string {
+  let tmp: string | undefined;
+  try {
+    tmp = Deno.env.get("TMPDIR");
+  } catch {
+    // without env permission, fall back to /tmp
+  }
+  return join(tmp || "/tmp", "paddock");
 }
 
 function realOrResolved(p: string): string {

@@ -12,7 +12,7 @@ import type { Tool } from "../registry/define_tool.ts";
 import type { Approver, Hooks, ToolEvent, ToolMiddleware } from "../registry/hooks.ts";
 import { ToolRegistry } from "../registry/registry.ts";
 import { executeToolCalls, type RunOptions, runTool, type ToolCallRequest, type ToolCallResult } from "../registry/run_tool.ts";
-import { Session } from "../registry/session.ts";
+import { defaultOutputRoot, Session } from "../registry/session.ts";
 import { type BuiltinToolOptions, builtinTools } from "../tools/builtin.ts";
 
 /** Options of {@link createRuntime}. */
@@ -55,6 +55,10 @@ export interface RuntimeOptions {
   sandbox?: boolean;
   /** Injected fetch. */
   fetch?: typeof fetch;
+  /** Environment variable names the process reads (for `--allow-env`). */
+  envNames?: string[];
+  /** Files the process reads besides the tools' needs (settings, MCP config). */
+  extraRead?: string[];
 }
 
 /** A registry, a session and run options bound together. */
@@ -114,10 +118,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     policy: () => ({
       tools: registry.enabled().map((t) => ({ name: t.name, sideEffect: t.sideEffect, programs: t.programs })),
       roots: [...session.roots],
-      outputDir: options.outputDir,
+      outputDir: options.outputDir ?? defaultOutputRoot(),
       hosts: options.hosts,
       modelHost: options.modelHost,
       sandbox: options.sandbox,
+      env: options.envNames,
+      extraRead: options.extraRead,
     }),
     close: () => session.close(),
     [Symbol.asyncDispose]: () => session.close(),

@@ -1,0 +1,112 @@
+/**
+ * `paddock exec`: runs tool calls through the full pipeline, one from the
+ * arguments or many as JSON lines from stdin in one session.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import type { ToolCallResult } from "../registry/run_tool.ts";
+import { terminalApprover } from "./approver.ts";
+import { type CliCommand, type CliIo, UsageError } from "./command.ts";
+import { RUNTIME_FLAGS, RUNTIME_FLAGS_HELP, startRuntime } from "./options.ts";
+
+/** The `exec` subcommand. */
+export const command: CliCommand = {
+  name: "exec",
+  summary: "Run one tool call (exec <Tool> '<json>'), or JSON lines from stdin (exec -)",
+  help: `Usage: paddock exec <Tool> ['<json input>'] [options]
+       paddock exec - [options] < calls.jsonl
+
+Runs tool calls through the whole pipeline: validation, permission decision,
+hooks, execution with timeout, truncation.
+
+With a tool name, runs one call and prints the result text (or the whole
+result with --json). With '-', reads JSON lines {"tool": "...", "input": {...}}
+from stdin and runs them in order in one session, so read-before-write and
+background tasks carry across calls; prints one JSON result per line.
+
+Exit codes: 0 every call succeeded, 1 a tool call failed, 2 usage error.
+
+  --json                     Print the structured result as JSON
+  --timeout <ms>             Time limit per call
+
+${RUNTIME_FLAGS_HELP}`,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...RUNTIME_FLAGS, json: { type: "boolean" }, timeout: { type: "string" } },
+      allowPositionals: true,
+      strict: true,
+    });
+    const [target, inputText, ...more] = positionals;
+    if (!target) throw new UsageError("name a tool, or '-' to read JSON lines from stdin");
+    if (more.length) throw new UsageError(`unexpected argument "${more[0]}": quote the JSON input as one argument`);
+    if (target === "-" && inputText !== undefined) throw new UsageError("exec - takes its calls from stdin, not arguments");
+    const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
+    if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 0)) {
+      throw new UsageError(`--timeout must be a whole number of milliseconds, got "${values.timeout}"`);
+    }
+    const { runtime } = await startRuntime(values, io, { approver: terminalApprover(io) });
+    try {
+      if (target !== "-") {
+        const result = await runtime.run(target, inputText ?? "{}", { signal: io.signal, timeoutMs });
+        if (values.json) io.out(JSON.stringify(publicResult(result)) + "\n");
+        else (result.ok ? io.out : io.err)(result.text + "\n");
+        return result.ok ? 0 : 1;
+      }
+      let failed = false;
+      let lineNo = 0;
+      for await (const line of lines(io.stdin)) {
+        lineNo++;
+        if (line.trim() === "") continue;
+        if (io.signal.aborted) break;
+        const call = parseCallLine(line, lineNo);
+        if ("error" in call) {
+          failed = true;
+          io.out(JSON.stringify({ line: lineNo, ok: false, text: `Error: ${call.error}`, error: { code: "invalid_input", message: call.error } }) + "\n");
+          continue;
+        }
+        const result = await runtime.run(call.tool, call.input, { signal: io.signal, timeoutMs });
+        failed ||= !result.ok;
+        io.out(JSON.stringify({ line: lineNo, ...publicResult(result) }) + "\n");
+      }
+      return failed ? 1 : 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+};
+
+function publicResult(r: ToolCallResult): Record<string, unknown> {
+  const { input: _input, ...rest } = r;
+  return rest;
+}
+
+function parseCallLine(line: string, n: number): { tool: string; input: unknown } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return { error: `Line ${n} is not valid JSON: ${(err as Error).message}` };
+  }
+  const rec = value as Record<string, unknown>;
+  if (rec === null || typeof rec !== "object" || typeof rec.tool !== "string") {
+    return { error: `Line ${n} must be an object {"tool": "<name>", "input": {...}}` };
+  }
+  return { tool: rec.tool, input: rec.input ?? {} };
+}
+
+async function* lines(stream: CliIo["stdin"]): AsyncGenerator<string> {
+  const dec = new TextDecoder();
+  let buf = "";
+  for await (const chunk of stream) {
+    buf += dec.decode(chunk, { stream: true });
+    let nl;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      yield buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+    }
+  }
+  buf += dec.decode();
+  if (buf) yield buf;
+}

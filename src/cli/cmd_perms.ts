@@ -1,0 +1,79 @@
+/**
+ * `paddock perms`: prints the minimal `deno run` line for the enabled tools,
+ * and what each tool needs.
+ *
+ * @module
+ */
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { parseArgs } from "node:util";
+import { denoRunLine, neededPermissions, toDenoFlags } from "../permissions/deno_flags.ts";
+import { type CliCommand, UsageError } from "./command.ts";
+import { RUNTIME_FLAGS, RUNTIME_FLAGS_HELP, startRuntime } from "./options.ts";
+
+/** The `perms` subcommand. */
+export const command: CliCommand = {
+  name: "perms",
+  summary: "Print the least-privilege 'deno run' line for the enabled tools",
+  help: `Usage: paddock perms [--model-host <host:port>] [--json] [runtime options] [-- <command> ...]
+
+Computes the minimal Deno permission flags for the enabled tools, workspace
+roots and allowed hosts, and prints the 'deno run' line that grants exactly
+those. Arguments after -- are appended to the line (default: tools).
+
+  --model-host <host:port>   The model endpoint's host (added to --allow-net)
+  --entry <path|url>         Entry point to print (default: this cli.ts)
+  --json                     Print {flags, perTool} as JSON
+
+${RUNTIME_FLAGS_HELP}`,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        ...RUNTIME_FLAGS,
+        json: { type: "boolean" },
+        "model-host": { type: "string" },
+        entry: { type: "string" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    const dashdash = args.indexOf("--");
+    if (dashdash < 0 && positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const tail = dashdash >= 0 ? args.slice(dashdash + 1) : ["tools"];
+    const { runtime } = await startRuntime({ ...values, quiet: true }, io);
+    try {
+      const policy = { ...runtime.policy(), modelHost: values["model-host"] };
+      const entry = values.entry ?? defaultEntry();
+      if (values.json) {
+        const perTool = Object.fromEntries(runtime.registry.list().map((t) => [
+          t.name,
+          { sideEffect: t.sideEffect, flags: toDenoFlags({ ...policy, tools: [t], env: [] }).slice(1) },
+        ]));
+        io.out(JSON.stringify({ flags: toDenoFlags(policy), line: denoRunLine(policy, entry, tail), perTool }, null, 2) + "\n");
+        return 0;
+      }
+      io.out(denoRunLine(policy, entry, tail) + "\n\n");
+      for (const t of runtime.registry.list()) {
+        const need = neededPermissions({ ...policy, tools: [t], outputDir: undefined, modelHost: undefined, env: [] });
+        const parts = [
+          need.read.length ? `read ${need.read.join(",")}` : "",
+          need.write.length ? `write ${need.write.join(",")}` : "",
+          need.run.length ? `run ${need.run.join(",")}` : "",
+          need.net.length ? `net ${need.net.join(",")}` : "",
+        ].filter(Boolean);
+        io.out(`  ${t.name.padEnd(18)} ${t.sideEffect.padEnd(9)} ${parts.join("; ") || "nothing"}\n`);
+      }
+      io.out(
+        "\nEvery tool also writes its spilled output under the session output folder; Bash runs programs outside\nDeno's sandbox: use --sandbox for an OS sandbox.\n",
+      );
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+};
+
+function defaultEntry(): string {
+  const url = new URL("../../cli.ts", import.meta.url);
+  return url.protocol === "file:" ? fromFileUrl(url) : url.href;
+}

@@ -1,0 +1,110 @@
+/**
+ * The events the agent loop streams, the usage counters it keeps, and a small
+ * push-to-pull queue that turns callbacks (tool progress, session events)
+ * into an async iterable.
+ *
+ * @module
+ */
+import type { SessionEvent } from "../registry/session.ts";
+import type { ToolCallResult } from "../registry/run_tool.ts";
+
+/** Token and call counters, summed over the turns of a run. */
+export interface Usage {
+  /** Prompt tokens the endpoint reported. */
+  promptTokens: number;
+  /** Completion tokens the endpoint reported. */
+  completionTokens: number;
+  /** Prompt plus completion tokens. */
+  totalTokens: number;
+  /** Model requests made (retries not counted). */
+  requests: number;
+  /** Tool calls run. */
+  toolCalls: number;
+}
+
+/** Why a run stopped. */
+export type StopReason = "completed" | "max_turns" | "token_budget" | "aborted" | "error";
+
+/** Every event a run yields, in order. */
+export type AgentEvent =
+  | { type: "turn_start"; turn: number; model: string }
+  | { type: "text"; delta: string }
+  | { type: "tool_call"; callId: string; tool: string; arguments: string }
+  | { type: "tool_start"; callId: string; tool: string; input: unknown; summary: string }
+  | { type: "tool_output"; callId: string; tool: string; chunk: string }
+  | { type: "tool_end"; callId: string; tool: string; ok: boolean; result: ToolCallResult }
+  | { type: "usage"; turn: number; usage: Usage; total: Usage }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | { type: "turn_end"; turn: number; toolCalls: number }
+  | { type: "session"; event: SessionEvent }
+  | {
+    type: "result";
+    stopReason: StopReason;
+    text: string;
+    turns: number;
+    usage: Usage;
+    durationMs: number;
+    error?: string;
+  };
+
+/** A usage record of zeros. */
+export function emptyUsage(): Usage {
+  return { promptTokens: 0, completionTokens: 0, totalTokens: 0, requests: 0, toolCalls: 0 };
+}
+
+/** Adds `b` into `a` and returns `a`. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  a.promptTokens += b.promptTokens;
+  a.completionTokens += b.completionTokens;
+  a.totalTokens += b.totalTokens;
+  a.requests += b.requests;
+  a.toolCalls += b.toolCalls;
+  return a;
+}
+
+/**
+ * An unbounded queue that callbacks push into and one consumer drains with
+ * `for await`. `close()` ends the iteration once the buffer is empty.
+ *
+ * @example
+ * ```ts
+ * import { EventQueue } from "./events.ts";
+ * const q = new EventQueue<number>();
+ * q.push(1);
+ * q.close();
+ * const seen: number[] = [];
+ * for await (const n of q) seen.push(n);
+ * console.assert(seen.length === 1);
+ * ```
+ */
+export class EventQueue<T> implements AsyncIterable<T> {
+  #items: T[] = [];
+  #wake: (() => void) | undefined;
+  #closed = false;
+
+  /** Adds an item (ignored after close). */
+  push(item: T): void {
+    if (this.#closed) return;
+    this.#items.push(item);
+    this.#wake?.();
+  }
+
+  /** Ends the iteration after the buffered items. */
+  close(): void {
+    this.#closed = true;
+    this.#wake?.();
+  }
+
+  /** Drains the queue. */
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    while (true) {
+      if (this.#items.length) {
+        yield this.#items.shift()!;
+        continue;
+      }
+      if (this.#closed) return;
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+      this.#wake = undefined;
+    }
+  }
+}

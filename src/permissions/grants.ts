@@ -1,0 +1,150 @@
+/**
+ * The start-up check: what the process really holds, per tool. A tool whose
+ * permission is missing is disabled with a notice naming the flag that would
+ * enable it; permissions held beyond the need are reported.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { ToolRegistry } from "../registry/registry.ts";
+import { type FlagPolicy, neededPermissions, type PermissionSet } from "./deno_flags.ts";
+
+/** The check's outcome for one tool. */
+export interface ToolGrant {
+  /** Tool name. */
+  tool: string;
+  /** Whether every permission it needs is granted. */
+  granted: boolean;
+  /** Flags that would grant what is missing. */
+  missing: string[];
+}
+
+/** The whole start-up report. */
+export interface GrantReport {
+  /** Per enabled tool. */
+  tools: ToolGrant[];
+  /** Permissions held beyond the need, in words. */
+  excess: string[];
+  /** Programs the enabled tools need that were not found on PATH. */
+  missingPrograms: string[];
+  /** Programs whose presence could not be checked (no permission to look). */
+  uncheckedPrograms: string[];
+}
+
+/** Asks Deno about one permission; `granted` or not. */
+export type PermissionQuery = (desc: Deno.PermissionDescriptor) => Deno.PermissionState;
+
+const realQuery: PermissionQuery = (desc) => Deno.permissions.querySync(desc).state;
+
+/** Options of {@link checkGrants}. */
+export interface CheckOptions {
+  /** Disable tools whose permissions are missing (default true). */
+  disable?: boolean;
+  /** Injected permission query (tests). Default: `Deno.permissions.querySync`. */
+  query?: PermissionQuery;
+  /** PATH to search for programs. Default: none (programs unchecked). */
+  path?: string;
+}
+
+/**
+ * Checks what the process holds against what each enabled tool needs.
+ *
+ * @example
+ * ```ts
+ * import { checkGrants } from "./grants.ts";
+ * import { ToolRegistry } from "../registry/registry.ts";
+ * const report = checkGrants(new ToolRegistry(), { tools: [], roots: ["/w"] });
+ * console.assert(report.tools.length === 0);
+ * ```
+ */
+export function checkGrants(registry: ToolRegistry, policy: FlagPolicy, options: CheckOptions = {}): GrantReport {
+  const query = options.query ?? realQuery;
+  const tools: ToolGrant[] = [];
+  for (const tool of registry.enabled()) {
+    const need = neededPermissions({
+      ...policy,
+      tools: [{ name: tool.name, sideEffect: tool.sideEffect, programs: tool.programs }],
+      env: [],
+    });
+    const missing = missingFlags(need, query);
+    tools.push({ tool: tool.name, granted: missing.length === 0, missing });
+    if (missing.length && (options.disable ?? true)) {
+      registry.disable(tool.name, `Deno has not granted what it needs: run with ${missing.join(" ")}`);
+    }
+  }
+  const all = neededPermissions(policy);
+  const excess: string[] = [];
+  const unscoped: Array<[Deno.PermissionName, string[] | undefined]> = [
+    ["read", all.read],
+    ["write", all.write],
+    ["run", all.run],
+    ["net", all.net],
+    ["env", all.env],
+    ["ffi", undefined],
+    ["sys", undefined],
+  ];
+  for (const [name, needed] of unscoped) {
+    const anyNeeded = needed && needed.length === 1 && needed[0] === "*";
+    if (anyNeeded) continue;
+    if (query({ name } as Deno.PermissionDescriptor) === "granted") {
+      excess.push(
+        needed && needed.length
+          ? `holds --allow-${name} for everything, but needs only --allow-${name}=${needed.join(",")}`
+          : `holds --allow-${name}, which no enabled tool needs`,
+      );
+    }
+  }
+  const programs = new Set<string>(all.run);
+  const missingPrograms: string[] = [];
+  const uncheckedPrograms: string[] = [];
+  for (const p of programs) {
+    const found = findProgram(p, options.path);
+    if (found === undefined) uncheckedPrograms.push(p);
+    else if (!found) missingPrograms.push(p);
+  }
+  return { tools, excess, missingPrograms, uncheckedPrograms };
+}
+
+function missingFlags(need: PermissionSet, query: PermissionQuery): string[] {
+  const out: string[] = [];
+  const check = (name: "read" | "write" | "run" | "net" | "env", values: string[], key: string) => {
+    const lacking = values.filter((v) => {
+      const desc = v === "*" ? { name } : { name, [key]: v };
+      return query(desc as Deno.PermissionDescriptor) !== "granted";
+    });
+    if (lacking.length) out.push(lacking[0] === "*" ? `--allow-${name}` : `--allow-${name}=${lacking.join(",")}`);
+  };
+  check("read", need.read, "path");
+  check("write", need.write, "path");
+  check("run", need.run, "command");
+  check("net", need.net, "host");
+  check("env", need.env, "variable");
+  return out;
+}
+
+/** True when found, false when not, undefined when it could not be checked. */
+function findProgram(program: string, path: string | undefined): boolean | undefined {
+  const candidates = program.includes("/") ? [program] : (path ?? "").split(":").filter(Boolean).map((d) => join(d, program));
+  if (candidates.length === 0) return undefined;
+  let unchecked = false;
+  for (const c of candidates) {
+    try {
+      if (Deno.statSync(c).isFile) return true;
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) unchecked = true;
+    }
+  }
+  return unchecked ? undefined : false;
+}
+
+/** Renders a report as lines for a person. */
+export function formatGrantReport(report: GrantReport): string {
+  const lines: string[] = [];
+  for (const t of report.tools) {
+    lines.push(t.granted ? `  ok       ${t.tool}` : `  missing  ${t.tool}: disabled; run with ${t.missing.join(" ")}`);
+  }
+  for (const e of report.excess) lines.push(`  warning: the process ${e}`);
+  for (const p of report.missingPrograms) lines.push(`  warning: program "${p}" is not on PATH`);
+  for (const p of report.uncheckedPrograms) lines.push(`  note: could not check for program "${p}" (no permission to look)`);
+  return lines.join("\n");
+}

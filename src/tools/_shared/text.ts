@@ -1,0 +1,185 @@
+/**
+ * Text helpers for the file tools: encoding detection (UTF-8 with or without
+ * BOM, UTF-16LE with BOM), line endings, binary sniffing, numbered lines.
+ *
+ * @module
+ */
+
+/** Encodings the file tools read and write. */
+export type TextEncodingName = "utf-8" | "utf-16le";
+
+/** Line endings as found in a file. */
+export type LineEnding = "LF" | "CRLF";
+
+/** How a file's text is stored, so a rewrite can keep it. */
+export interface TextFormat {
+  /** Character encoding. */
+  encoding: TextEncodingName;
+  /** Whether the file starts with a byte order mark. */
+  bom: boolean;
+  /** The file's line ending: CRLF when every line break is CRLF, else LF. */
+  lineEnding: LineEnding;
+}
+
+/** A decoded file. */
+export interface DecodedText {
+  /** The text exactly as stored (BOM removed, line endings untouched). */
+  text: string;
+  /** How it was stored. */
+  format: TextFormat;
+}
+
+/** Bytes sniffed for NUL bytes to call a file binary. */
+export const SNIFF_BYTES = 8192;
+/** Longest line shown by Read before it is cut (characters). */
+export const MAX_LINE_CHARS = 2000;
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * Detects the encoding from the first bytes of a file.
+ *
+ * @example
+ * ```ts
+ * import { detectEncoding } from "./text.ts";
+ * console.assert(detectEncoding(new Uint8Array([0xff, 0xfe, 0x41, 0])).encoding === "utf-16le");
+ * ```
+ */
+export function detectEncoding(head: Uint8Array): { encoding: TextEncodingName; bom: boolean; bomLength: number } {
+  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) {
+    return { encoding: "utf-16le", bom: true, bomLength: 2 };
+  }
+  if (head.length >= 3 && head[0] === UTF8_BOM[0] && head[1] === UTF8_BOM[1] && head[2] === UTF8_BOM[2]) {
+    return { encoding: "utf-8", bom: true, bomLength: 3 };
+  }
+  return { encoding: "utf-8", bom: false, bomLength: 0 };
+}
+
+/**
+ * True when the first block looks binary: it holds a NUL byte (UTF-16LE
+ * files with a BOM are text, their NULs are half of each character).
+ *
+ * @example
+ * ```ts
+ * import { looksBinary } from "./text.ts";
+ * console.assert(looksBinary(new Uint8Array([0x50, 0x4b, 0, 0])));
+ * console.assert(!looksBinary(new TextEncoder().encode("plain text")));
+ * ```
+ */
+export function looksBinary(head: Uint8Array): boolean {
+  if (detectEncoding(head).encoding === "utf-16le") return false;
+  const end = Math.min(head.length, SNIFF_BYTES);
+  for (let i = 0; i < end; i++) if (head[i] === 0) return true;
+  return false;
+}
+
+/** The dominant line ending of `text`: CRLF only when no lone LF exists. */
+export function detectLineEnding(text: string): LineEnding {
+  const crlf = text.split("\r\n").length - 1;
+  if (crlf === 0) return "LF";
+  const lf = text.split("\n").length - 1;
+  return lf === crlf ? "CRLF" : "LF";
+}
+
+/**
+ * Decodes a whole file, keeping how it was stored.
+ *
+ * @example
+ * ```ts
+ * import { decodeText, encodeText } from "./text.ts";
+ * const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a]);
+ * const d = decodeText(bytes);
+ * console.assert(d.text === "a\r\n" && d.format.bom && d.format.lineEnding === "CRLF");
+ * console.assert(encodeText(d.text, d.format).length === 6);
+ * ```
+ */
+export function decodeText(bytes: Uint8Array): DecodedText {
+  const { encoding, bom, bomLength } = detectEncoding(bytes);
+  const text = new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes.subarray(bomLength));
+  return { text, format: { encoding, bom, lineEnding: detectLineEnding(text) } };
+}
+
+/** Encodes `text` as stored in `format` (adds the BOM; line endings are taken as given). */
+export function encodeText(text: string, format: Pick<TextFormat, "encoding" | "bom">): Uint8Array {
+  if (format.encoding === "utf-16le") {
+    const out = new Uint8Array((format.bom ? 2 : 0) + text.length * 2);
+    let o = 0;
+    if (format.bom) {
+      out[o++] = 0xff;
+      out[o++] = 0xfe;
+    }
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      out[o++] = c & 0xff;
+      out[o++] = c >> 8;
+    }
+    return out;
+  }
+  const body = new TextEncoder().encode(text);
+  if (!format.bom) return body;
+  const out = new Uint8Array(3 + body.length);
+  out.set(UTF8_BOM);
+  out.set(body, 3);
+  return out;
+}
+
+/** `text` with every CRLF turned into LF. */
+export function toLf(text: string): string {
+  return text.includes("\r\n") ? text.replaceAll("\r\n", "\n") : text;
+}
+
+/** `text` (LF) with the given line ending. */
+export function withLineEnding(text: string, ending: LineEnding): string {
+  return ending === "CRLF" ? text.replace(/\r?\n/g, "\r\n") : text;
+}
+
+/**
+ * Splits text into lines: a final line break does not start a new line, a
+ * trailing `\r` is dropped from each line.
+ *
+ * @example
+ * ```ts
+ * import { splitLines } from "./text.ts";
+ * console.assert(splitLines("a\r\nb\n").join("|") === "a|b");
+ * ```
+ */
+export function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.endsWith("\r")) lines[i] = l.slice(0, -1);
+  }
+  return lines;
+}
+
+/** Cuts a line longer than {@link MAX_LINE_CHARS} and says so. */
+export function cutLongLine(line: string, max: number = MAX_LINE_CHARS): string {
+  if (line.length <= max) return line;
+  return `${line.slice(0, max)}… [line cut at ${max} of ${line.length} characters]`;
+}
+
+/**
+ * One numbered line: the number right-aligned in 6 columns, a tab, the line.
+ *
+ * @example
+ * ```ts
+ * import { numberLine } from "./text.ts";
+ * console.assert(numberLine(7, "x") === "     7\tx");
+ * ```
+ */
+export function numberLine(n: number, line: string): string {
+  return `${String(n).padStart(6, " ")}\t${line}`;
+}
+
+/** Numbered lines starting at `first`. */
+export function numberLines(lines: readonly string[], first: number): string {
+  return lines.map((l, i) => numberLine(first + i, l)).join("\n");
+}
+
+/** Hex SHA-256 of some bytes. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}

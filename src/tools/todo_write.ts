@@ -1,0 +1,122 @@
+/**
+ * TodoWrite: the session's task list. Each call replaces the whole list;
+ * observers get a `todos` event; a list whose items are all completed is
+ * cleared from the session.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineTool, type Tool } from "../registry/define_tool.ts";
+import type { Session } from "../registry/session.ts";
+
+/** Most items one list may hold. */
+export const MAX_TODOS = 100;
+
+/** The states of a todo item. */
+export const TODO_STATUSES = ["pending", "in_progress", "completed"] as const;
+
+/** One of {@link TODO_STATUSES}. */
+export type TodoStatus = typeof TODO_STATUSES[number];
+
+/** One item of the list. */
+export interface TodoItem {
+  /** What to do, imperative ("Run the tests"). */
+  content: string;
+  /** Where it stands. */
+  status: TodoStatus;
+  /** The same in the present continuous, shown while it runs ("Running the tests"). */
+  activeForm: string;
+}
+
+/** Structured result of TodoWrite. */
+export interface TodoWriteResult {
+  /** The list before this call. */
+  oldTodos: TodoItem[];
+  /** The list as sent. */
+  newTodos: TodoItem[];
+  /** True when every item was completed, so the stored list was cleared. */
+  cleared: boolean;
+}
+
+const SLOT = "todos";
+
+interface TodoState {
+  todos: TodoItem[];
+}
+
+function state(session: Session): TodoState {
+  return session.slot<TodoState>(SLOT, () => ({ todos: [] }));
+}
+
+/**
+ * The session's current todo list (empty after a list was all completed).
+ *
+ * @example
+ * ```ts
+ * import { Session } from "../registry/session.ts";
+ * import { currentTodos } from "./todo_write.ts";
+ * console.assert(currentTodos(new Session({ roots: [Deno.cwd()] })).length === 0);
+ * ```
+ */
+export function currentTodos(session: Session): TodoItem[] {
+  return state(session).todos.map((t) => ({ ...t }));
+}
+
+const nonEmpty = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
+
+const input = z.strictObject({
+  todos: z.array(
+    z.strictObject({
+      content: nonEmpty("content").describe("What to do, in the imperative (\"Run the tests\")"),
+      status: z.enum(TODO_STATUSES).describe("pending, in_progress (one at a time) or completed"),
+      activeForm: nonEmpty("activeForm").describe("The same task in the present continuous (\"Running the tests\")"),
+    }),
+  ).max(MAX_TODOS, `at most ${MAX_TODOS} items`).describe("The whole updated list; it replaces the previous one"),
+});
+
+const MARKS: Record<TodoStatus, string> = { pending: "[ ]", in_progress: "[~]", completed: "[x]" };
+
+/**
+ * TodoWrite `{todos: [{content, status, activeForm}]}`.
+ *
+ * @example
+ * ```ts
+ * import { runTool, ToolRegistry } from "../../mod.ts";
+ * import { todoWriteTool } from "./todo_write.ts";
+ * const r = await runTool(new ToolRegistry([todoWriteTool]), {
+ *   name: "TodoWrite",
+ *   input: { todos: [{ content: "Test", status: "pending", activeForm: "Testing" }] },
+ * });
+ * console.assert(r.ok);
+ * ```
+ */
+export const todoWriteTool: Tool<z.infer<typeof input>, TodoWriteResult> = defineTool({
+  name: "TodoWrite",
+  description: "Keeps a short task list for the current work, visible to the user. Send the whole list " +
+    "each time; it replaces the previous one. Use it for work of three steps or more: mark an item " +
+    "in_progress before starting it (one at a time) and completed as soon as it is done.",
+  sideEffect: "None",
+  input,
+  summarize: (i) => `${i.todos.length} item${i.todos.length === 1 ? "" : "s"}`,
+  execute: (i, ctx) => {
+    const st = state(ctx.session);
+    const oldTodos = st.todos;
+    const newTodos: TodoItem[] = i.todos.map((t) => ({ content: t.content, status: t.status, activeForm: t.activeForm }));
+    const cleared = newTodos.length > 0 && newTodos.every((t) => t.status === "completed");
+    st.todos = cleared ? [] : newTodos;
+    ctx.session.emit({ type: "todos", todos: newTodos.map((t) => ({ ...t })), previous: oldTodos, cleared });
+    const count = (s: TodoStatus) => newTodos.filter((t) => t.status === s).length;
+    const head = newTodos.length === 0
+      ? "Todo list cleared"
+      : cleared
+      ? `All ${newTodos.length} todos completed: the list is cleared`
+      : `Todo list updated: ${count("pending")} pending, ${count("in_progress")} in progress, ${
+        count("completed")
+      } completed`;
+    const lines = newTodos.map((t) => `${MARKS[t.status]} ${t.content}`);
+    return Promise.resolve({
+      text: [head, ...lines].join("\n"),
+      data: { oldTodos, newTodos, cleared },
+    });
+  },
+});
