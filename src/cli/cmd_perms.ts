@@ -40,9 +40,19 @@ ${RUNTIME_FLAGS_HELP}`,
     const dashdash = args.indexOf("--");
     if (dashdash < 0 && positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const tail = dashdash >= 0 ? args.slice(dashdash + 1) : ["tools"];
-    const { runtime } = await startRuntime({ ...values, quiet: true }, io);
+    // the command after -- shapes the need too: its --root, --tools, --base-url…
+    const tailFlags = parseArgs({
+      args: tail.slice(1),
+      options: { ...RUNTIME_FLAGS, "base-url": { type: "string" } },
+      allowPositionals: true,
+      strict: false,
+    }).values as Record<string, unknown>;
+    const merged = { ...values, ...tailFlags, quiet: true };
+    const { runtime, config } = await startRuntime(merged, io);
     try {
-      const policy = { ...runtime.policy(), modelHost: values["model-host"] };
+      const modelHost = values["model-host"] ??
+        (["run", "chat"].includes(tail[0]) ? hostOf(tailFlags["base-url"] ?? io.env.OPENAI_BASE_URL ?? config.settings.baseUrl ?? "https://api.openai.com/v1") : undefined);
+      const policy = { ...runtime.policy(), modelHost };
       const entry = values.entry ?? defaultEntry();
       if (values.json) {
         const perTool = Object.fromEntries(runtime.registry.list().map((t) => [
@@ -72,6 +82,15 @@ ${RUNTIME_FLAGS_HELP}`,
     }
   },
 };
+
+function hostOf(url: unknown): string | undefined {
+  if (typeof url !== "string") return undefined;
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}
 
 function defaultEntry(): string {
   const url = new URL("../../cli.ts", import.meta.url);

@@ -6,7 +6,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { checkGrants, formatGrantReport, type GrantReport } from "../permissions/grants.ts";
 import type { Tool } from "../registry/define_tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
@@ -192,7 +192,13 @@ export async function startRuntime(
   const runtime = createRuntime({
     ...config.runtime,
     envNames: [...ENV_NAMES],
-    extraRead: [config.settingsFile, ...(config.mcpConfig ? [config.mcpConfig] : [resolve(config.runtime.roots![0], ".mcp.json")])],
+    extraRead: [
+      config.settingsFile,
+      config.mcpConfig ?? resolve(config.runtime.roots![0], ".mcp.json"),
+      // a --tools module is imported at run time, so Deno asks to read it and the code it imports
+      ...(flags.tools ?? []).filter((t) => !/^[a-z]+:/.test(t)).map((t) => resolve(io.cwd, t)),
+      ...(flags.tools?.length ? localPackageRoot() : []),
+    ],
     ...extra,
     tools: [...base, ...userTools],
   });
@@ -201,6 +207,11 @@ export async function startRuntime(
     grants.missingPrograms.length > 0;
   if (needsSaying && !flags.quiet) io.err(`Permission check:\n${formatGrantReport(grants)}\n`);
   return { runtime, config, grants };
+}
+
+function localPackageRoot(): string[] {
+  const url = new URL("../../", import.meta.url);
+  return url.protocol === "file:" ? [fileURLToPath(url).replace(/\/$/, "")] : [];
 }
 
 /** Resolves config and creates the runtime, with `approver` for confirmations. */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { SessionEvent } from "../registry/session.ts";
-import type { ToolCallResult } from "../registry/run_tool.ts";
+import type { ToolEvent } from "../registry/hooks.ts";
 
 /** Token and call counters, summed over the turns of a run. */
 export interface Usage {
@@ -25,14 +25,15 @@ export interface Usage {
 /** Why a run stopped. */
 export type StopReason = "completed" | "max_turns" | "token_budget" | "aborted" | "error";
 
-/** Every event a run yields, in order. */
+/**
+ * Every event a run yields, in order. Tool progress (`tool_start`,
+ * `tool_output`, `tool_end`) is the runner's own {@link ToolEvent}.
+ */
 export type AgentEvent =
   | { type: "turn_start"; turn: number; model: string }
   | { type: "text"; delta: string }
   | { type: "tool_call"; callId: string; tool: string; arguments: string }
-  | { type: "tool_start"; callId: string; tool: string; input: unknown; summary: string }
-  | { type: "tool_output"; callId: string; tool: string; chunk: string }
-  | { type: "tool_end"; callId: string; tool: string; ok: boolean; result: ToolCallResult }
+  | ToolEvent
   | { type: "usage"; turn: number; usage: Usage; total: Usage }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "turn_end"; turn: number; toolCalls: number }

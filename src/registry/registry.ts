@@ -71,6 +71,7 @@ export class ToolRegistry {
   #allowed = new Set<string>();
   #disabled = new Map<string, string>();
   #listeners = new Set<() => void>();
+  #removed = new Map<string, string>();
 
   /** Creates a registry holding `tools`. */
   constructor(tools: readonly Tool[] = []) {
@@ -82,6 +83,7 @@ export class ToolRegistry {
     if (this.#tools.has(tool.name)) throw new TypeError(`A tool named "${tool.name}" is already registered`);
     if (tool.name in TOOL_ALIASES) throw new TypeError(`"${tool.name}" is an alias of "${TOOL_ALIASES[tool.name]}"`);
     this.#tools.set(tool.name, tool);
+    this.#removed.delete(tool.name);
     this.#changed();
     return this;
   }
@@ -92,9 +94,10 @@ export class ToolRegistry {
     return this;
   }
 
-  /** Removes a tool; returns whether it was there. */
-  unregister(name: string): boolean {
+  /** Removes a tool; returns whether it was there. With a `reason`, later calls to it are told why it is gone. */
+  unregister(name: string, reason?: string): boolean {
     const had = this.#tools.delete(name);
+    if (had && reason !== undefined) this.#removed.set(name, reason);
     this.#schemas.delete(name);
     this.#allowed.delete(name);
     this.#disabled.delete(name);
@@ -102,11 +105,16 @@ export class ToolRegistry {
     return had;
   }
 
-  /** Removes every tool whose name starts with `prefix` (`mcp__server__`); returns their names. */
-  unregisterPrefix(prefix: string): string[] {
+  /** Removes every tool whose name starts with `prefix` (`mcp__server__`), with an optional `reason`; returns their names. */
+  unregisterPrefix(prefix: string, reason?: string): string[] {
     const gone = this.names().filter((n) => n.startsWith(prefix));
-    for (const n of gone) this.unregister(n);
+    for (const n of gone) this.unregister(n, reason);
     return gone;
+  }
+
+  /** Why a tool unregistered with a reason is gone (the runner tells callers), or undefined. */
+  removedReason(name: string): string | undefined {
+    return this.#tools.has(name) ? undefined : this.#removed.get(name);
   }
 
   /** The canonical name for a name or alias, or undefined. */

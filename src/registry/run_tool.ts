@@ -169,6 +169,8 @@ async function runCore(
     finish({ ok: false, text: `Error: ${message}`, error: { code, message }, ...extra });
 
   if (!tool) {
+    const removed = registry.removedReason(call.name);
+    if (removed !== undefined) return fail("unavailable", `Tool "${call.name}" is no longer available: ${removed}`);
     const close = registry.closest(call.name);
     const hint = close.length ? `: did you mean ${close.map((s) => `"${s}"`).join(", ")}?` : "";
     return fail("tool_not_found", `No tool named "${call.name}"${hint}`);

@@ -4,12 +4,29 @@
  * @module
  */
 import type { Tool } from "../registry/define_tool.ts";
+import type { InteractionOptions } from "./_shared/interaction.ts";
+import { createAskUserQuestionTool } from "./ask_user_question.ts";
+import { configTool } from "./config.ts";
+import { enterWorktreeTool } from "./enter_worktree.ts";
+import { createExitPlanModeTool } from "./exit_plan_mode.ts";
+import { todoWriteTool } from "./todo_write.ts";
+import { createWebFetchTool } from "./web_fetch.ts";
+import { createWebSearchTool } from "./web_search.ts";
+import { readTool } from "./read.ts";
+import { writeTool } from "./write.ts";
+import { editTool } from "./edit.ts";
+import { notebookEditTool } from "./notebook_edit.ts";
+import type { WebToolOptions } from "../web/options.ts";
 
 /**
  * Options of the built-in tools, one field per tool family. Each field is
  * owned by that family's module.
  */
 export interface BuiltinToolOptions {
+  /** Handlers of the tools that wait for a person (AskUserQuestion, ExitPlanMode). */
+  interaction?: InteractionOptions;
+  /** Options of WebFetch and WebSearch: domain lists, private hosts, timeout, model hook, search provider. */
+  web?: WebToolOptions;
   // BUILTIN-OPTIONS (one field per tool family; keep this marker)
 }
 
@@ -25,6 +42,17 @@ export interface BuiltinToolOptions {
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
   void options;
   return [
+    todoWriteTool,
+    createAskUserQuestionTool(options.interaction),
+    createExitPlanModeTool(options.interaction),
+    configTool,
+    enterWorktreeTool,
+    createWebFetchTool(options.web),
+    createWebSearchTool(options.web),
+    readTool,
+    writeTool,
+    editTool,
+    notebookEditTool,
     // BUILTIN-TOOLS (one line per tool; keep this marker)
   ];
 }

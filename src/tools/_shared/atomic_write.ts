@@ -51,7 +51,11 @@ export async function atomicWriteFile(
   }
   const temp = join(dir, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.paddock-tmp`);
   // a new file gets 0o666 less the umask, as any new file; an existing file's mode is restored below
-  const file = await Deno.open(temp, { write: true, createNew: true, mode: mode === undefined ? 0o666 : 0o600 });
+  const file = await Deno.open(temp, {
+    write: true,
+    createNew: true,
+    mode: mode === undefined ? 0o666 : 0o600,
+  });
   let renamed = false;
   try {
     try {

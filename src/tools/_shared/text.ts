@@ -45,7 +45,9 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
  * console.assert(detectEncoding(new Uint8Array([0xff, 0xfe, 0x41, 0])).encoding === "utf-16le");
  * ```
  */
-export function detectEncoding(head: Uint8Array): { encoding: TextEncodingName; bom: boolean; bomLength: number } {
+export function detectEncoding(
+  head: Uint8Array,
+): { encoding: TextEncodingName; bom: boolean; bomLength: number } {
   if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) {
     return { encoding: "utf-16le", bom: true, bomLength: 2 };
   }

@@ -1,0 +1,470 @@
+/**
+ * One MCP server connection: start (stdio child or streamable HTTP) under a
+ * time limit, register the server's tools, follow `tools/list_changed`,
+ * unregister the tools when the server goes away, and reconnect with backoff.
+ *
+ * @module
+ */
+import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type CallToolResult,
+  ErrorCode as McpErrorCode,
+  ListRootsRequestSchema,
+  McpError,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Tool as McpTool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { InvalidInputError, PaddockError, ToolTimeoutError, UnavailableError } from "../errors.ts";
+import type { ToolRegistry } from "../registry/registry.ts";
+import { adaptMcpTool, mcpToolName, type McpToolCaller } from "./adapter.ts";
+import type { McpServerConfig } from "./config.ts";
+import { ChildProcessTransport } from "./stdio.ts";
+
+/** Time a server gets to start and answer `initialize` (ms). */
+export const DEFAULT_MCP_START_TIMEOUT_MS = 30_000;
+/** Time limit of one tool call or resource read (ms). */
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 300_000;
+/** Reconnect attempts after a server goes away, before giving up. */
+export const DEFAULT_RECONNECT_ATTEMPTS = 5;
+/** First reconnect delay (ms); it doubles each attempt. */
+export const DEFAULT_RECONNECT_DELAY_MS = 1_000;
+/** Longest reconnect delay (ms). */
+export const MAX_RECONNECT_DELAY_MS = 30_000;
+/** Most tools, resources or templates read from one server (pages are followed up to this). */
+export const MAX_LISTED_ITEMS = 2_000;
+/** Environment variables a stdio server inherits when no base environment is given. */
+export const INHERITED_ENV_VARS: readonly string[] = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"];
+
+/** Where a connection is. */
+export type McpServerState = "connecting" | "connected" | "disconnected" | "failed" | "closed";
+
+/** Something that happened to a server, for logs and UIs. */
+export interface McpEvent {
+  /** What happened. */
+  type: "connected" | "disconnected" | "reconnecting" | "failed" | "tools_changed" | "stderr" | "error";
+  /** The server's name. */
+  server: string;
+  /** Detail: the error, the stderr line, the new tool names… */
+  message?: string;
+  /** Registry names of the server's tools, on `connected` and `tools_changed`. */
+  tools?: string[];
+}
+
+/** Reconnect policy. */
+export interface ReconnectOptions {
+  /** Attempts before the server is marked failed. Default {@link DEFAULT_RECONNECT_ATTEMPTS}; 0 disables reconnecting. */
+  maxAttempts?: number;
+  /** First delay (ms), doubled each attempt. Default {@link DEFAULT_RECONNECT_DELAY_MS}. */
+  initialDelayMs?: number;
+  /** Longest delay (ms). Default {@link MAX_RECONNECT_DELAY_MS}. */
+  maxDelayMs?: number;
+}
+
+/** Options of {@link McpConnection}. */
+export interface McpConnectionOptions {
+  /** Where the server's tools are registered. */
+  registry: ToolRegistry;
+  /** Workspace roots, offered to the server as MCP roots. Default: none offered. */
+  roots?: readonly string[];
+  /** Working directory of stdio servers without their own `cwd`. Default: the first root. */
+  cwd?: string;
+  /** Base environment of stdio servers (the config's `env` is added on top). Default: {@link INHERITED_ENV_VARS} from the process. */
+  env?: Readonly<Record<string, string>>;
+  /** Start time limit (ms). Default {@link DEFAULT_MCP_START_TIMEOUT_MS}. */
+  startTimeoutMs?: number;
+  /** Per-call time limit (ms). Default {@link DEFAULT_MCP_CALL_TIMEOUT_MS}. */
+  callTimeoutMs?: number;
+  /** Reconnect policy. */
+  reconnect?: ReconnectOptions;
+  /** Fetch for HTTP servers. Default: the global one. */
+  fetch?: typeof fetch;
+  /** Events. */
+  onEvent?: (event: McpEvent) => void;
+}
+
+/** A resource with the server it came from. */
+export interface McpResourceEntry extends Resource {
+  /** The server's name. */
+  server: string;
+}
+
+/** A resource template with the server it came from. */
+export interface McpResourceTemplateEntry extends ResourceTemplate {
+  /** The server's name. */
+  server: string;
+}
+
+/**
+ * A connection to one configured server.
+ *
+ * @example
+ * ```ts
+ * import { McpConnection } from "./client.ts";
+ * import { ToolRegistry } from "../registry/registry.ts";
+ * const c = new McpConnection("none", { type: "stdio", command: "/nonexistent", args: [], env: {} },
+ *   { registry: new ToolRegistry(), reconnect: { maxAttempts: 0 } });
+ * await c.start().catch((e) => console.assert(/Cannot start MCP server "none"/.test(e.message)));
+ * await c.close();
+ * ```
+ */
+export class McpConnection implements McpToolCaller {
+  /** The server's name as configured. */
+  readonly server: string;
+  /** Its settings. */
+  readonly config: McpServerConfig;
+  /** Per-call time limit (ms). */
+  readonly callTimeoutMs: number;
+  #options: McpConnectionOptions;
+  #state: McpServerState = "connecting";
+  #lastError?: string;
+  #client?: Client;
+  #transport?: Transport;
+  #generation = 0;
+  #tools = new Map<string, string>();
+  #allowed = new Set<string>();
+  #attempts = 0;
+  #timer?: number;
+  #refreshing: Promise<void> = Promise.resolve();
+  #connecting?: Promise<void>;
+
+  /** Creates the connection; nothing runs until {@link start}. */
+  constructor(server: string, config: McpServerConfig, options: McpConnectionOptions) {
+    this.server = server;
+    this.config = config;
+    this.#options = options;
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
+  }
+
+  /** Where the connection is. */
+  get state(): McpServerState {
+    return this.#state;
+  }
+
+  /** Why the server last failed or went away. */
+  get lastError(): string | undefined {
+    return this.#lastError;
+  }
+
+  /** Registry names of the tools registered for this server now. */
+  get toolNames(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  /** The server's `instructions`, once connected. */
+  get instructions(): string | undefined {
+    return this.#client?.getInstructions();
+  }
+
+  /**
+   * Connects and registers the tools. On failure the error is thrown and a
+   * reconnect is scheduled (unless reconnecting is off).
+   */
+  async start(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.#connect(signal);
+    } catch (err) {
+      this.#lastError = (err as Error).message;
+      this.#scheduleReconnect();
+      throw err;
+    }
+  }
+
+  #connect(signal?: AbortSignal): Promise<void> {
+    this.#connecting ??= this.#doConnect(signal).finally(() => (this.#connecting = undefined));
+    return this.#connecting;
+  }
+
+  async #doConnect(signal?: AbortSignal): Promise<void> {
+    const gen = ++this.#generation;
+    this.#state = "connecting";
+    const timeoutMs = this.#options.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
+    const transport = this.#makeTransport();
+    const client = new Client(
+      { name: "paddock", version: "0.1.0" },
+      { capabilities: this.#options.roots?.length ? { roots: { listChanged: false } } : {} },
+    );
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: (this.#options.roots ?? []).map((r) => ({ uri: pathToFileURL(r).href, name: basename(r) || r })),
+    }));
+    client.onclose = () => this.#lost(gen, this.#exitDetail(transport) ?? "the connection closed");
+    client.onerror = (err) => this.#emit({ type: "error", message: err.message });
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      await client.connect(transport, { signal: combined, timeout: timeoutMs });
+      this.#client = client;
+      this.#transport = transport;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        this.#refreshing = this.#refreshing.then(() => this.#registerTools(gen)).catch((err) =>
+          this.#emit({ type: "error", message: `Cannot refresh the tools: ${(err as Error).message}` })
+        );
+      });
+      await this.#registerTools(gen, combined);
+    } catch (err) {
+      this.#generation++; // the close below must not count as losing a live server
+      await client.close().catch(() => {});
+      await transport.close().catch(() => {});
+      if (this.#state === "closed") throw new UnavailableError(`MCP server "${this.server}" was closed while it started`);
+      this.#state = "disconnected";
+      throw this.#startError(err, transport, timeout.aborted ? timeoutMs : undefined, signal);
+    }
+    this.#state = "connected";
+    this.#attempts = 0;
+    this.#lastError = undefined;
+    this.#emit({ type: "connected", tools: this.toolNames });
+  }
+
+  #makeTransport(): Transport {
+    const c = this.config;
+    if (c.type === "http") {
+      return new StreamableHTTPClientTransport(new URL(c.url), {
+        requestInit: { headers: c.headers },
+        fetch: this.#options.fetch,
+      });
+    }
+    const base = this.#options.env ?? inheritedEnv();
+    return new ChildProcessTransport({
+      command: c.command,
+      args: c.args,
+      env: { ...base, ...c.env },
+      cwd: c.cwd ?? this.#options.cwd ?? this.#options.roots?.[0],
+      onStderr: (line) => this.#emit({ type: "stderr", message: line }),
+    });
+  }
+
+  #exitDetail(transport: Transport): string | undefined {
+    if (!(transport instanceof ChildProcessTransport) || !transport.exitStatus) return undefined;
+    const s = transport.exitStatus;
+    const how = s.signal ? `was killed by ${s.signal}` : `exited with code ${s.code}`;
+    const tail = transport.stderrTail.trim().split("\n").slice(-5).join("\n");
+    return `the server process ${how}${tail ? `: ${tail}` : ""}`;
+  }
+
+  #startError(err: unknown, transport: Transport, timedOutMs: number | undefined, signal?: AbortSignal): Error {
+    const what = this.config.type === "http" ? this.config.url : this.config.command;
+    const prefix = `Cannot start MCP server "${this.server}" (${what})`;
+    if (err instanceof Deno.errors.NotFound) {
+      return new UnavailableError(`${prefix}: program not found: check "command" in the MCP config and PATH`);
+    }
+    if (signal?.aborted) return new PaddockError("aborted", `${prefix}: the start was aborted`);
+    const exit = this.#exitDetail(transport);
+    if (timedOutMs !== undefined && !exit) {
+      return new ToolTimeoutError(`${prefix}: no answer to "initialize" within ${timedOutMs} ms: raise the start timeout or check the server`);
+    }
+    return new UnavailableError(`${prefix}: ${exit ?? (err as Error).message}`, { cause: err });
+  }
+
+  /** Lists the server's tools (every page) and registers them, replacing the previous set. */
+  async #registerTools(gen: number, signal?: AbortSignal): Promise<void> {
+    const client = this.#client;
+    if (!client || gen !== this.#generation) return;
+    const tools: McpTool[] = [];
+    if (client.getServerCapabilities()?.tools) {
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : {}, { signal, timeout: this.callTimeoutMs });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor && tools.length < MAX_LISTED_ITEMS);
+    }
+    if (gen !== this.#generation) return;
+    const registry = this.#options.registry;
+    this.#unregisterTools();
+    for (const tool of tools) {
+      const name = mcpToolName(this.server, tool.name, (n) => registry.has(n) || this.#tools.has(n));
+      registry.register(adaptMcpTool(this, tool, name));
+      if (this.#allowed.has(name)) registry.allow(name);
+      this.#tools.set(name, tool.name);
+    }
+    if (this.#state === "connected") this.#emit({ type: "tools_changed", tools: this.toolNames });
+  }
+
+  /** The server went away: drop its tools, remember why, schedule a reconnect. */
+  #lost(gen: number, why: string): void {
+    if (gen !== this.#generation || this.#state === "closed") return;
+    this.#generation++;
+    this.#state = "disconnected";
+    this.#lastError = why;
+    this.#unregisterTools(`MCP server "${this.server}" disconnected (${why})`);
+    const client = this.#client;
+    this.#client = undefined;
+    this.#transport = undefined;
+    client?.close().catch(() => {});
+    this.#emit({ type: "disconnected", message: why });
+    this.#scheduleReconnect();
+  }
+
+  /** Unregisters the current tools, remembering which were in the allowed set for their return. */
+  #unregisterTools(reason?: string): void {
+    const registry = this.#options.registry;
+    for (const name of this.#tools.keys()) {
+      if (registry.allowed.has(name)) this.#allowed.add(name);
+      registry.unregister(name, reason);
+    }
+    this.#tools.clear();
+  }
+
+  #scheduleReconnect(): void {
+    const policy = this.#options.reconnect ?? {};
+    const max = policy.maxAttempts ?? DEFAULT_RECONNECT_ATTEMPTS;
+    if (this.#state === "closed") return;
+    if (this.#attempts >= max) {
+      this.#state = "failed";
+      this.#emit({ type: "failed", message: this.#lastError });
+      return;
+    }
+    const delay = Math.min(
+      (policy.initialDelayMs ?? DEFAULT_RECONNECT_DELAY_MS) * 2 ** this.#attempts,
+      policy.maxDelayMs ?? MAX_RECONNECT_DELAY_MS,
+    );
+    this.#attempts++;
+    this.#emit({ type: "reconnecting", message: `attempt ${this.#attempts} of ${max} in ${delay} ms` });
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#connect().catch((err) => {
+        this.#lastError = (err as Error).message;
+        this.#scheduleReconnect();
+      });
+    }, delay);
+  }
+
+  #requireClient(): Client {
+    if (this.#state === "connected" && this.#client) return this.#client;
+    const why = this.#lastError ? `: ${this.#lastError}` : "";
+    const next = this.#state === "failed" || this.#state === "closed"
+      ? "it will not be retried in this session"
+      : "Paddock is reconnecting; try again shortly";
+    throw new UnavailableError(`MCP server "${this.server}" is ${this.#state}${why}: ${next}`);
+  }
+
+  /** Calls a tool by its name on the server. */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onProgress?: (message: string) => void },
+  ): Promise<CallToolResult> {
+    const client = this.#requireClient();
+    try {
+      return await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: this.callTimeoutMs,
+        onprogress: options.onProgress
+          ? (p) => options.onProgress!(`progress ${p.progress}${p.total ? `/${p.total}` : ""}${p.message ? `: ${p.message}` : ""}`)
+          : undefined,
+      }) as CallToolResult;
+    } catch (err) {
+      throw this.#callError(err, `calling "${tool}"`, options.signal);
+    }
+  }
+
+  /** Lists resources and templates (every page, up to {@link MAX_LISTED_ITEMS}). */
+  async listResources(signal?: AbortSignal): Promise<{ resources: McpResourceEntry[]; templates: McpResourceTemplateEntry[] }> {
+    const client = this.#requireClient();
+    const resources: McpResourceEntry[] = [];
+    const templates: McpResourceTemplateEntry[] = [];
+    if (!client.getServerCapabilities()?.resources) return { resources, templates };
+    const opts = { signal, timeout: this.callTimeoutMs };
+    try {
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor ? { cursor } : {}, opts);
+        resources.push(...page.resources.map((r) => ({ ...r, server: this.server })));
+        cursor = page.nextCursor;
+      } while (cursor && resources.length < MAX_LISTED_ITEMS);
+      do {
+        const page = await client.listResourceTemplates(cursor ? { cursor } : {}, opts).catch((err) => {
+          if (err instanceof McpError && err.code === McpErrorCode.MethodNotFound) return { resourceTemplates: [] };
+          throw err;
+        });
+        templates.push(...page.resourceTemplates.map((t) => ({ ...t, server: this.server })));
+        cursor = (page as { nextCursor?: string }).nextCursor;
+      } while (cursor && templates.length < MAX_LISTED_ITEMS);
+    } catch (err) {
+      throw this.#callError(err, "listing resources", signal);
+    }
+    return { resources, templates };
+  }
+
+  /** Reads one resource. */
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const client = this.#requireClient();
+    try {
+      return await client.readResource({ uri }, { signal, timeout: this.callTimeoutMs });
+    } catch (err) {
+      throw this.#callError(err, `reading "${uri}"`, signal);
+    }
+  }
+
+  #callError(err: unknown, doing: string, signal?: AbortSignal): unknown {
+    if (signal?.aborted) return signal.reason;
+    const at = `MCP server "${this.server}"`;
+    if (err instanceof McpError) {
+      switch (err.code) {
+        case McpErrorCode.RequestTimeout:
+          return new ToolTimeoutError(`${at} did not answer ${doing} within ${this.callTimeoutMs} ms`);
+        case McpErrorCode.ConnectionClosed:
+          return new UnavailableError(`${at} disconnected while ${doing}: ${this.#lastError ?? err.message}`);
+        case McpErrorCode.InvalidParams:
+          return new InvalidInputError(`${at} rejected the arguments when ${doing}: ${stripCode(err.message)}`);
+        case McpErrorCode.MethodNotFound:
+          return new UnavailableError(`${at} does not support ${doing}: ${stripCode(err.message)}`);
+        default:
+          return new PaddockError("execution_failed", `${at} failed ${doing}: ${stripCode(err.message)}`);
+      }
+    }
+    // Not an MCP error: the transport failed (an HTTP server went away, a write to a dead pipe).
+    const message = (err as Error)?.message ?? String(err);
+    if (this.config.type === "http") this.#lost(this.#generation, message);
+    return new UnavailableError(`${at} is unreachable while ${doing}: ${message}`, { cause: err });
+  }
+
+  /** Disconnects for good: stops reconnecting, unregisters the tools, stops the server process. */
+  async close(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const connecting = this.#connecting;
+    this.#state = "closed";
+    this.#generation++;
+    this.#unregisterTools(`MCP server "${this.server}" was closed`);
+    const client = this.#client;
+    const transport = this.#transport;
+    this.#client = undefined;
+    this.#transport = undefined;
+    await client?.close().catch(() => {});
+    await transport?.close().catch(() => {});
+    await connecting?.catch(() => {});
+  }
+
+  #emit(event: Omit<McpEvent, "server">): void {
+    try {
+      this.#options.onEvent?.({ ...event, server: this.server } as McpEvent);
+    } catch {
+      // an observer's failure must not break the connection
+    }
+  }
+}
+
+function stripCode(message: string): string {
+  return message.replace(/^MCP error -?\d+: /, "");
+}
+
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED_ENV_VARS) {
+    try {
+      const v = Deno.env.get(key);
+      if (v !== undefined && !v.startsWith("()")) env[key] = v;
+    } catch {
+      // no env permission for this variable
+    }
+  }
+  return env;
+}

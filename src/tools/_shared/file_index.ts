@@ -1,0 +1,251 @@
+/**
+ * A warm file index: folder listings cached per session and revalidated on
+ * every walk by one `stat` per folder. Creating, deleting or renaming a file
+ * changes its folder's mtime, so such a folder is read again; an unchanged
+ * folder costs a stat instead of a `readDir`. Listings read within
+ * {@link RACY_WINDOW_MS} of their folder's mtime are read again next time
+ * (file-system timestamps are coarse, so a change in the same tick could hide).
+ *
+ * Walks never follow symlinks (as ripgrep), skip `.git`, and apply ignore
+ * files (see `ignore.ts`) unless told not to.
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { IGNORE_FILES, type IgnoreLayer, ignoreLayer, isIgnored } from "./ignore.ts";
+
+/** A listing younger than this (ms after its folder's mtime) is not trusted next time. */
+export const RACY_WINDOW_MS = 50;
+
+/** One cached folder. */
+export interface DirNode {
+  /** The folder's mtime (ms) when it was read. */
+  readonly mtime: number;
+  /** Whether the listing must be read again next time. */
+  readonly racy: boolean;
+  /** Regular files (symlinks left out). */
+  readonly files: readonly string[];
+  /** Subfolders (symlinks left out). */
+  readonly dirs: readonly string[];
+  /** File mtimes (ms), filled on demand; NaN when not known yet. */
+  readonly fileMtimes: Float64Array;
+  /** Whether the folder holds `.git` (the root of a repository). */
+  readonly hasGit: boolean;
+  /** Ignore files present, with their mtimes. */
+  readonly ignoreStamps: ReadonlyArray<readonly [string, number]>;
+  /** Rules without and with `.gitignore` (built on first use). */
+  layers?: [IgnoreLayer | null, IgnoreLayer | null];
+}
+
+/** Options of {@link FileIndex.walk}. */
+export interface WalkOptions {
+  /** Apply `.gitignore`, `.ignore` and `.rgignore`. Default true. */
+  respectIgnore?: boolean;
+  /** Literal folders (relative, `/`-separated) to descend before walking. */
+  prefix?: string;
+  /** Deepest folder level to list files from (0 = the root's own files). Default: no limit. */
+  maxDepth?: number;
+  /** Stops the walk. */
+  signal?: AbortSignal;
+  /** Called for each file with its path relative to the root; return false to stop. */
+  onFile: (rel: string, node: DirNode, index: number, dir: string) => boolean | void;
+}
+
+/**
+ * Folder listings cached across walks.
+ *
+ * @example
+ * ```ts
+ * import { FileIndex } from "./file_index.ts";
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/a.txt`, "x");
+ * const index = new FileIndex();
+ * const seen: string[] = [];
+ * index.walk(dir, { onFile: (rel) => void seen.push(rel) });
+ * console.assert(seen.join() === "a.txt");
+ * Deno.removeSync(dir, { recursive: true });
+ * ```
+ */
+export class FileIndex {
+  #nodes = new Map<string, DirNode>();
+  /** Folders read (not served from cache) since creation, for tests and benchmarks. */
+  reads = 0;
+
+  /** The listing of `dir`, revalidated; undefined when it cannot be read. */
+  node(dir: string): DirNode | undefined {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(dir);
+    } catch {
+      this.#nodes.delete(dir);
+      return undefined;
+    }
+    if (!info.isDirectory) return undefined;
+    const mtime = info.mtime?.getTime() ?? NaN;
+    const cached = this.#nodes.get(dir);
+    if (cached && !cached.racy && cached.mtime === mtime && stampsHold(dir, cached)) return cached;
+    const node = readNode(dir, mtime);
+    this.reads++;
+    if (node) this.#nodes.set(dir, node);
+    else this.#nodes.delete(dir);
+    return node;
+  }
+
+  /** The mtime (ms) of a file of a node, statted once and then cached. */
+  fileMtime(dir: string, node: DirNode, i: number): number {
+    let m = node.fileMtimes[i];
+    if (Number.isNaN(m)) {
+      try {
+        m = Deno.statSync(join(dir, node.files[i])).mtime?.getTime() ?? 0;
+      } catch {
+        m = 0;
+      }
+      node.fileMtimes[i] = m;
+    }
+    return m;
+  }
+
+  /** Walks `root`'s files; returns false when `onFile` stopped it or the signal fired. */
+  walk(root: string, options: WalkOptions): boolean {
+    const respect = options.respectIgnore ?? true;
+    const maxDepth = options.maxDepth ?? Infinity;
+    const up = respect ? ancestorLayers(root) : { chain: [], inGit: false };
+    type Frame = { dir: string; rel: string; chain: IgnoreLayer[]; inGit: boolean; depth: number };
+    let start: Frame | undefined = { dir: root, rel: "", chain: up.chain, inGit: up.inGit, depth: 0 };
+    for (const seg of options.prefix ? options.prefix.split("/").filter((s) => s && s !== ".") : []) {
+      const node = this.node(start.dir);
+      if (!node || !node.dirs.includes(seg) || seg === ".git") return true;
+      const f: Frame = this.#enter(start, node, respect);
+      const abs = join(start.dir, seg);
+      if (respect && isIgnored(f.chain, abs, seg, true)) return true;
+      start = { ...f, dir: abs, rel: f.rel ? `${f.rel}/${seg}` : seg, depth: start.depth + 1 };
+    }
+    const stack: Frame[] = [start];
+    let visited = 0;
+    while (stack.length) {
+      if ((++visited & 63) === 0 && options.signal?.aborted) return false;
+      const frame = stack.pop()!;
+      const node = this.node(frame.dir);
+      if (!node) continue;
+      const f = this.#enter(frame, node, respect);
+      const checks = respect && f.chain.length > 0;
+      const files = node.files;
+      for (let i = 0; i < files.length; i++) {
+        const name = files[i];
+        if (checks && isIgnored(f.chain, `${frame.dir}/${name}`, name, false)) continue;
+        if (options.onFile(frame.rel ? `${frame.rel}/${name}` : name, node, i, frame.dir) === false) return false;
+      }
+      if (frame.depth >= maxDepth) continue;
+      for (const name of node.dirs) {
+        if (name === ".git") continue;
+        const abs = `${frame.dir}/${name}`;
+        if (checks && isIgnored(f.chain, abs, name, true)) continue;
+        stack.push({ dir: abs, rel: frame.rel ? `${frame.rel}/${name}` : name, chain: f.chain, inGit: f.inGit, depth: frame.depth + 1 });
+      }
+    }
+    return true;
+  }
+
+  #enter<F extends { dir: string; chain: IgnoreLayer[]; inGit: boolean }>(frame: F, node: DirNode, respect: boolean): F {
+    if (!respect) return frame;
+    const inGit = frame.inGit || node.hasGit;
+    const layer = layerOf(frame.dir, node, inGit);
+    return layer ? { ...frame, inGit, chain: [...frame.chain, layer] } : { ...frame, inGit };
+  }
+}
+
+function readNode(dir: string, mtime: number): DirNode | undefined {
+  const files: string[] = [];
+  const dirs: string[] = [];
+  let hasGit = false;
+  const ignoreStamps: Array<readonly [string, number]> = [];
+  try {
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.isFile) {
+        if (e.name === ".git") {
+          hasGit = true; // a worktree's or submodule's pointer file
+          continue;
+        }
+        files.push(e.name);
+        if (IGNORE_FILES.includes(e.name)) ignoreStamps.push([e.name, statMtime(join(dir, e.name))]);
+      } else if (e.isDirectory) {
+        dirs.push(e.name);
+        if (e.name === ".git") hasGit = true;
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  const racy = !(Date.now() - mtime > RACY_WINDOW_MS);
+  return { mtime, racy, files, dirs, hasGit, ignoreStamps, fileMtimes: new Float64Array(files.length).fill(NaN) };
+}
+
+function stampsHold(dir: string, node: DirNode): boolean {
+  for (const [name, m] of node.ignoreStamps) if (statMtime(join(dir, name)) !== m) return false;
+  return true;
+}
+
+function statMtime(path: string): number {
+  try {
+    return Deno.statSync(path).mtime?.getTime() ?? 0;
+  } catch {
+    return -1;
+  }
+}
+
+function layerOf(dir: string, node: DirNode, inGit: boolean): IgnoreLayer | null {
+  if (node.ignoreStamps.length === 0 && !node.hasGit) return null;
+  node.layers ??= [undefined as never, undefined as never];
+  const k = inGit ? 1 : 0;
+  if (node.layers[k] === undefined) node.layers[k] = buildLayer(dir, node.ignoreStamps.map(([n]) => n), inGit, node.hasGit);
+  return node.layers[k];
+}
+
+function buildLayer(dir: string, present: readonly string[], inGit: boolean, hasGit: boolean): IgnoreLayer | null {
+  const texts: string[] = [];
+  if (inGit && hasGit) texts.push(readText(join(dir, ".git", "info", "exclude")));
+  for (const name of IGNORE_FILES) {
+    if (!present.includes(name) || (name === ".gitignore" && !inGit)) continue;
+    texts.push(readText(join(dir, name)));
+  }
+  const layer = ignoreLayer(dir, texts);
+  return layer.rules.length ? layer : null;
+}
+
+function readText(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return "";
+  }
+}
+
+/** Ignore layers of the folders above `root` (shallowest first), and whether `root` is in a git repository. */
+function ancestorLayers(root: string): { chain: IgnoreLayer[]; inGit: boolean } {
+  const dirs: string[] = [];
+  for (let d = dirname(root); ; d = dirname(d)) {
+    dirs.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  let inGit = exists(join(root, ".git"));
+  const gitAt = dirs.map((d) => exists(join(d, ".git")));
+  const chain: IgnoreLayer[] = [];
+  dirs.forEach((d, i) => {
+    const below = gitAt.slice(0, i + 1).some(Boolean);
+    inGit ||= gitAt[i];
+    const present = IGNORE_FILES.filter((n) => exists(join(d, n)));
+    if (present.length === 0 && !gitAt[i]) return;
+    const layer = buildLayer(d, present, below, gitAt[i]);
+    if (layer) chain.push(layer);
+  });
+  return { chain, inGit };
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Locating and spawning ripgrep. The binary is `@vscode/ripgrep`'s (found
+ * without importing that package, whose entry point needs `--allow-env`),
+ * then `rg` on PATH. rg always runs from an argv array, never through a
+ * shell, with stdin closed, and its output is streamed line by line so the
+ * caller can stop it at a budget.
+ *
+ * @module
+ */
+import { dirname, fromFileUrl, join } from "node:path";
+
+/** How Deno names platforms and CPUs, mapped to `@vscode/ripgrep`'s package suffixes. */
+const PLATFORM: Readonly<Record<string, string>> = { linux: "linux", darwin: "darwin", windows: "win32" };
+const ARCH: Readonly<Record<string, string>> = { x86_64: "x64", aarch64: "arm64" };
+
+let located: string | undefined;
+
+/**
+ * The ripgrep binary to run: `override`, else `@vscode/ripgrep`'s binary in
+ * Deno's npm cache, else `rg` (looked up on PATH when spawned).
+ *
+ * @example
+ * ```ts
+ * import { locateRipgrep } from "./ripgrep.ts";
+ * console.assert(locateRipgrep("/opt/rg") === "/opt/rg");
+ * console.assert(locateRipgrep().length > 0);
+ * ```
+ */
+export function locateRipgrep(override?: string): string {
+  if (override) return override;
+  return located ??= vscodeRipgrep() ?? "rg";
+}
+
+function vscodeRipgrep(): string | undefined {
+  const platform = PLATFORM[Deno.build.os];
+  const arch = ARCH[Deno.build.arch];
+  if (!platform || !arch) return undefined;
+  let entry: string;
+  try {
+    entry = fromFileUrl(import.meta.resolve("@vscode/ripgrep"));
+  } catch {
+    return undefined;
+  }
+  // <scope>/ripgrep/<version>/lib/index.js (Deno's global cache) or
+  // node_modules/@vscode/ripgrep/lib/index.js (a local node_modules folder)
+  const pkg = dirname(dirname(entry));
+  const exe = Deno.build.os === "windows" ? "rg.exe" : "rg";
+  const name = `ripgrep-${platform}-${arch}`;
+  const version = pkg.split(/[\\/]/).at(-1) ?? "";
+  const candidates = /^\d+\.\d+\.\d+/.test(version)
+    ? [join(dirname(dirname(pkg)), name, version, "bin", exe)]
+    : [join(dirname(pkg), name, "bin", exe)];
+  for (const c of candidates) {
+    try {
+      if (Deno.statSync(c).isFile) return c;
+    } catch (err) {
+      // without read permission on the cache we cannot look: trust the layout
+      if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) return c;
+    }
+  }
+  return undefined;
+}
+
+/** Whether this process may run `program` (asks Deno, never prompts). */
+export async function mayRun(program: string): Promise<boolean> {
+  try {
+    const status = await Deno.permissions.query({ name: "run", command: program });
+    return status.state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+/** Options of {@link streamLines}. */
+export interface StreamOptions {
+  /** Working directory of the child. */
+  cwd: string;
+  /** Kills the child. */
+  signal?: AbortSignal;
+  /** Called per output line (without its newline); return false to stop rg early. */
+  onLine: (line: string) => boolean | void;
+}
+
+/** How a streamed run ended. */
+export interface StreamResult {
+  /** Exit code (undefined when we stopped it). */
+  code: number | undefined;
+  /** Whether `onLine` or the signal stopped it early. */
+  stopped: boolean;
+  /** rg's error output, at most 8 KB. */
+  stderr: string;
+}
+
+const MAX_STDERR = 8192;
+
+/**
+ * Runs a program from an argv array with stdin closed and hands its stdout
+ * to `onLine`, line by line, until it ends or `onLine` says stop.
+ */
+export async function streamLines(program: string, args: readonly string[], options: StreamOptions): Promise<StreamResult> {
+  const child = new Deno.Command(program, {
+    args: [...args],
+    cwd: options.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+  }).spawn();
+  let stopped = false;
+  const kill = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  options.signal?.addEventListener("abort", kill, { once: true });
+  if (options.signal?.aborted) kill();
+  const errText = collectStderr(child.stderr);
+  const decoder = new TextDecoder();
+  let rest = "";
+  try {
+    for await (const chunk of child.stdout) {
+      if (stopped) break;
+      const text = rest + decoder.decode(chunk, { stream: true });
+      let start = 0;
+      let nl: number;
+      while ((nl = text.indexOf("\n", start)) !== -1) {
+        if (options.onLine(text.slice(start, nl)) === false) {
+          kill();
+          break;
+        }
+        start = nl + 1;
+      }
+      if (stopped) break;
+      rest = text.slice(start);
+    }
+    if (!stopped && rest) options.onLine(rest);
+  } finally {
+    options.signal?.removeEventListener("abort", kill);
+  }
+  const status = await child.status;
+  return { code: stopped ? undefined : status.code, stopped, stderr: await errText };
+}
+
+async function collectStderr(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of stream) {
+    if (text.length < MAX_STDERR) text += decoder.decode(chunk, { stream: true });
+  }
+  return text.slice(0, MAX_STDERR);
+}

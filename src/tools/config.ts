@@ -1,0 +1,200 @@
+/**
+ * Config: reads or changes one known setting. A change is type-checked,
+ * persisted to the project's settings file (`.paddock/settings.json` in the
+ * first root), kept in the session's `config` slot and announced with a
+ * `config` event; `permissions.defaultMode` also changes the session's mode.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { InvalidInputError } from "../errors.ts";
+import { defineTool, type Tool } from "../registry/define_tool.ts";
+import type { Session } from "../registry/session.ts";
+import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "../permissions/modes.ts";
+import { loadSettings, saveSettings, type Settings, settingsPath } from "../runtime/settings.ts";
+import { resolveSafePath } from "./_shared/paths.ts";
+import { planState } from "./exit_plan_mode.ts";
+
+/** A setting's value as the tool takes it. */
+type Raw = string | boolean | number;
+
+interface SettingSpec {
+  /** What it does, with the accepted values. */
+  describe: string;
+  /** Checks and converts a value; throws {@link InvalidInputError} with what is expected. */
+  parse: (value: Raw, setting: string) => unknown;
+}
+
+/** Modes Config may switch to: raising the session to bypassPermissions takes the user's own flag. */
+const SETTABLE_MODES = PERMISSION_MODES.filter((m) => m !== "bypassPermissions");
+
+const HOST = /^(\*|(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?)$/;
+
+const SETTINGS: Record<string, SettingSpec> = {
+  model: {
+    describe: "the model the agent loop uses (a string)",
+    parse: (v, s) => {
+      if (typeof v !== "string" || v.trim() === "") throw expected(s, "a non-empty string", v);
+      return v.trim();
+    },
+  },
+  "permissions.defaultMode": {
+    describe: `the permission mode (${SETTABLE_MODES.join(", ")})`,
+    parse: (v, s) => {
+      if (v === "bypassPermissions") {
+        throw new InvalidInputError(
+          `Config cannot switch to "bypassPermissions": the user has to start paddock with --permission-mode bypassPermissions`,
+        );
+      }
+      if (!isPermissionMode(v)) throw expected(s, `one of ${SETTABLE_MODES.map((m) => `"${m}"`).join(", ")}`, v);
+      return v;
+    },
+  },
+  sandbox: {
+    describe: "whether Bash runs inside the OS sandbox (true or false)",
+    parse: (v, s) => {
+      if (typeof v === "boolean") return v;
+      if (v === "true" || v === "false") return v === "true";
+      throw expected(s, "true or false", v);
+    },
+  },
+  allowedHosts: {
+    describe: 'hosts the network tools may reach, comma-separated ("example.com,api.github.com", "*" for any)',
+    parse: (v, s) => {
+      if (typeof v !== "string") throw expected(s, "a comma-separated list of hosts", v);
+      const hosts = [...new Set(v.split(/[\s,]+/).filter(Boolean))];
+      const bad = hosts.filter((h) => !HOST.test(h));
+      if (bad.length) {
+        throw new InvalidInputError(
+          `Invalid host${bad.length > 1 ? "s" : ""} for "${s}": ${bad.map((h) => `"${h}"`).join(", ")}: ` +
+            "give host names like example.com or host:port, separated by commas",
+        );
+      }
+      return hosts;
+    },
+  },
+};
+
+/** The settings Config knows, in the order it lists them. */
+export const KNOWN_SETTINGS: readonly string[] = Object.keys(SETTINGS);
+
+function expected(setting: string, what: string, got: Raw): InvalidInputError {
+  return new InvalidInputError(`Invalid value for "${setting}": expected ${what}, got ${typeof got} ${JSON.stringify(got)}`);
+}
+
+/**
+ * Values set through Config in this session, keyed by setting (`model`,
+ * `permissions.defaultMode`…). The agent loop reads `model` here.
+ *
+ * @example
+ * ```ts
+ * import { Session } from "../registry/session.ts";
+ * import { sessionConfig } from "./config.ts";
+ * const s = new Session({ roots: [Deno.cwd()] });
+ * sessionConfig(s).model = "gpt-4o-mini";
+ * console.assert(sessionConfig(s).model === "gpt-4o-mini");
+ * ```
+ */
+export function sessionConfig(session: Session): Record<string, unknown> {
+  return session.slot("config", () => ({} as Record<string, unknown>));
+}
+
+function getPath(settings: Settings, path: string): unknown {
+  let node: unknown = settings;
+  for (const key of path.split(".")) {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function setPath(settings: Settings, path: string, value: unknown): void {
+  const keys = path.split(".");
+  let node: Record<string, unknown> = settings;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (next === null || typeof next !== "object" || Array.isArray(next)) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1]] = value;
+}
+
+const input = z.strictObject({
+  setting: z.string().describe(`The setting's name: one of ${KNOWN_SETTINGS.join(", ")}`),
+  value: z.union([z.string(), z.boolean(), z.number()]).optional()
+    .describe("The new value; leave it out to read the current one"),
+});
+
+type Input = z.infer<typeof input>;
+
+/** Structured result of Config: `value` for a read, `previousValue` and `newValue` for a set. */
+export interface ConfigResult {
+  /** Always true in a result; failures are errors. */
+  success: true;
+  /** What was done. */
+  operation: "get" | "set";
+  /** The setting's name. */
+  setting: string;
+  /** The current value (get). */
+  value?: unknown;
+  /** The value before the change (set). */
+  previousValue?: unknown;
+  /** The value after the change (set). */
+  newValue?: unknown;
+}
+
+/**
+ * Config `{setting, value?}`. A read is ReadOnly (it runs in plan mode), a set is Mutating.
+ *
+ * @example
+ * ```ts
+ * import { runTool, Session, ToolRegistry } from "../../mod.ts";
+ * import { configTool } from "./config.ts";
+ * const session = new Session({ roots: [await Deno.makeTempDir()] });
+ * const r = await runTool(new ToolRegistry([configTool]), { name: "Config", input: { setting: "model" } }, { session });
+ * console.assert(r.ok && r.text.includes("not set"));
+ * ```
+ */
+export const configTool: Tool<Input, ConfigResult> = defineTool<Input, ConfigResult>({
+  name: "Config",
+  description: "Reads or changes a setting of this project. Without `value` it reports the current value; with " +
+    `\`value\` it changes it for this session and saves it to the project's settings file. Settings: ${
+      KNOWN_SETTINGS.map((k) => `${k}: ${SETTINGS[k].describe}`).join("; ")
+    }.`,
+  sideEffect: "Mutating",
+  sideEffectOf: (i) => (i.value === undefined ? "ReadOnly" : "Mutating"),
+  input,
+  summarize: (i) => (i.value === undefined ? i.setting : `${i.setting} = ${JSON.stringify(i.value)}`),
+  execute: (i, ctx) => {
+    const spec = Object.hasOwn(SETTINGS, i.setting) ? SETTINGS[i.setting] : undefined;
+    if (!spec) {
+      throw new InvalidInputError(`Unknown setting "${i.setting}": known settings are ${KNOWN_SETTINGS.join(", ")}`);
+    }
+    const config = sessionConfig(ctx.session);
+    const file = settingsPath(ctx.roots[0]);
+    const current = () => Object.hasOwn(config, i.setting) ? config[i.setting] : getPath(loadSettings(file), i.setting);
+    if (i.value === undefined) {
+      const value = i.setting === "permissions.defaultMode" ? ctx.session.mode : current();
+      const text = value === undefined ? `"${i.setting}" is not set` : `${i.setting} = ${JSON.stringify(value)}`;
+      return Promise.resolve({ text, data: { success: true, operation: "get", setting: i.setting, value } });
+    }
+    const newValue = spec.parse(i.value, i.setting);
+    const previousValue = i.setting === "permissions.defaultMode" ? ctx.session.mode : current();
+    // the folder or file may be a symlink: write only where it really stays inside the workspace
+    const target = resolveSafePath(file, ctx, { param: "setting", mustExist: false }).real;
+    const settings = loadSettings(target);
+    setPath(settings, i.setting, newValue);
+    saveSettings(target, settings);
+    config[i.setting] = newValue;
+    if (i.setting === "permissions.defaultMode") {
+      const mode = newValue as PermissionMode;
+      if (mode === "plan" && ctx.session.mode !== "plan") planState(ctx.session).previousMode = ctx.session.mode;
+      ctx.session.setMode(mode);
+    }
+    ctx.session.emit({ type: "config", setting: i.setting, value: newValue, previousValue });
+    return Promise.resolve({
+      text: `${i.setting}: ${JSON.stringify(previousValue ?? null)} -> ${JSON.stringify(newValue)} (saved to ${file})`,
+      data: { success: true, operation: "set", setting: i.setting, previousValue, newValue },
+    });
+  },
+});

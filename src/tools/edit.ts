@@ -1,0 +1,232 @@
+/**
+ * Edit: replaces an exact string in a file (once, or everywhere with
+ * `replace_all`), keeping the file's encoding, BOM and line endings, and
+ * writing atomically. Needs a Read of the file in this session first.
+ *
+ * @module
+ */
+import { extname } from "node:path";
+import { z } from "zod";
+import { InvalidInputError, NotFoundError } from "../errors.ts";
+import { defineTool, type Tool } from "../registry/define_tool.ts";
+import { atomicWriteFile, withFileLock } from "./_shared/atomic_write.ts";
+import { unifiedDiff } from "./_shared/diff.ts";
+import { resolveSafePath } from "./_shared/paths.ts";
+import { assertFresh, recordWrite } from "./_shared/read_state.ts";
+import { decodeText, encodeText, numberLine, type TextFormat, toLf, withLineEnding } from "./_shared/text.ts";
+
+/** Lines of context shown around an edit in the result. */
+export const SNIPPET_CONTEXT_LINES = 3;
+/** Most lines in the result's snippet. */
+export const MAX_SNIPPET_LINES = 40;
+
+/** Structured result of Edit. */
+export interface EditData {
+  /** The path edited (as given, normalised). */
+  filePath: string;
+  /** Whether the file was created (empty `old_string` on a missing file). */
+  created: boolean;
+  /** How many occurrences were replaced. */
+  replacements: number;
+  /** Whether the match needed curly quotes folded to straight ones. */
+  quoteFallback: boolean;
+  /** Line of the first change in the new file (1-based). */
+  startLine: number;
+  /** Numbered lines around the first change, as shown to the model. */
+  snippet: string;
+  /** Unified diff of the whole change. */
+  diff: string;
+  /** How the file is stored (kept as found). */
+  format: TextFormat;
+}
+
+const input = z.strictObject({
+  file_path: z.string().describe("Absolute path of the file to edit"),
+  old_string: z.string().describe(
+    "The exact text to replace (empty to create a missing file or fill an empty one)",
+  ),
+  new_string: z.string().describe("The text to put in its place (must differ from old_string)"),
+  replace_all: z.boolean().optional().describe(
+    "Replace every occurrence instead of exactly one. Default false",
+  ),
+});
+
+/** Edit's input. */
+export type EditInput = z.infer<typeof input>;
+
+/** The Edit tool. */
+export const editTool: Tool<EditInput, EditData> = defineTool<EditInput, EditData>({
+  name: "Edit",
+  description:
+    "Replaces exact text in a file. `old_string` must occur exactly once (add surrounding lines to " +
+    "make it unique) unless `replace_all` is true. Read the file first in this session; keep its " +
+    "indentation exactly. An empty `old_string` on a missing file creates it. For notebooks use NotebookEdit.",
+  sideEffect: "Mutating",
+  input,
+  summarize: (i) => i.file_path,
+  execute: async (i, ctx) => {
+    const safe = resolveSafePath(i.file_path, ctx, { mustExist: false });
+    const shown = safe.requested;
+    if (extname(shown).toLowerCase() === ".ipynb") {
+      throw new InvalidInputError(`"${shown}" is a Jupyter notebook: use NotebookEdit to change its cells`);
+    }
+    if (i.old_string === i.new_string) {
+      throw new InvalidInputError("old_string and new_string are identical: there is nothing to change");
+    }
+    return await withFileLock(safe.real, async () => {
+      let bytes: Uint8Array | undefined;
+      try {
+        const info = await Deno.stat(safe.real);
+        bytes = await Deno.readFile(safe.real, { signal: ctx.signal });
+        await assertFresh(ctx.session, safe.real, shown, info, bytes, "edit");
+      } catch (err) {
+        if (!(err instanceof Deno.errors.NotFound)) throw err;
+      }
+      if (!bytes && i.old_string !== "") {
+        throw new NotFoundError(
+          `File does not exist: "${shown}": to create it, use Write, or Edit with an empty old_string`,
+        );
+      }
+      const decoded = bytes
+        ? decodeText(bytes)
+        : { text: "", format: { encoding: "utf-8", bom: false, lineEnding: "LF" } as TextFormat };
+      const { format } = decoded;
+      const crlf = format.lineEnding === "CRLF";
+      const before = crlf ? toLf(decoded.text) : decoded.text;
+      let result: Replaced;
+      if (i.old_string === "") {
+        if (before !== "") {
+          throw new InvalidInputError(
+            `"${shown}" is not empty: old_string must give the text to replace; use Write to replace the whole file`,
+          );
+        }
+        result = {
+          text: toLfIf(crlf, i.new_string),
+          count: 1,
+          firstIndex: 0,
+          firstLength: i.new_string.length,
+          fallback: false,
+        };
+      } else {
+        result = replace(
+          before,
+          toLfIf(crlf, i.old_string),
+          toLfIf(crlf, i.new_string),
+          i.replace_all ?? false,
+          shown,
+        );
+      }
+      const out = encodeText(crlf ? withLineEnding(result.text, "CRLF") : result.text, format);
+      await atomicWriteFile(safe.real, out, { signal: ctx.signal, createParents: true });
+      await recordWrite(ctx.session, safe.real, out);
+      const { snippet, startLine } = snippetAround(result.text, result.firstIndex, result.firstLength);
+      const diff = unifiedDiff(toLf(before), toLf(result.text), shown);
+      const what = bytes ? `Edited "${shown}"` : `Created "${shown}"`;
+      const count = result.count > 1 ? ` (${result.count} replacements)` : "";
+      const note = result.fallback
+        ? " (matched after folding curly quotes; the file's quotes were kept)"
+        : "";
+      return {
+        text: `${what}${count}${note}:\n${snippet}`,
+        data: {
+          filePath: shown,
+          created: !bytes,
+          replacements: result.count,
+          quoteFallback: result.fallback,
+          startLine,
+          snippet,
+          diff,
+          format,
+        },
+      };
+    });
+  },
+});
+
+interface Replaced {
+  text: string;
+  count: number;
+  firstIndex: number;
+  firstLength: number;
+  fallback: boolean;
+}
+
+function toLfIf(yes: boolean, s: string): string {
+  return yes ? toLf(s) : s;
+}
+
+const foldQuotes = (s: string) => s.replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
+
+function indicesOf(hay: string, needle: string): number[] {
+  const out: number[] = [];
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length)) out.push(i);
+  return out;
+}
+
+/** Replaces `old` in `text`; on no exact match, retries with curly quotes folded to straight ones. */
+function replace(text: string, old: string, next: string, all: boolean, shown: string): Replaced {
+  let at = indicesOf(text, old);
+  let fallback = false;
+  if (at.length === 0) {
+    at = indicesOf(foldQuotes(text), foldQuotes(old));
+    fallback = at.length > 0;
+  }
+  if (at.length === 0) {
+    throw new InvalidInputError(
+      `old_string was not found in "${shown}": Read the file again and copy the text exactly, including whitespace and indentation`,
+    );
+  }
+  if (at.length > 1 && !all) {
+    throw new InvalidInputError(
+      `old_string occurs ${at.length} times in "${shown}": include more surrounding lines to make it unique, or set replace_all to true to change all ${at.length}`,
+    );
+  }
+  let out = "", prev = 0, firstLength = 0;
+  for (const [k, idx] of at.entries()) {
+    const found = text.slice(idx, idx + old.length);
+    const replacement = fallback ? curlLike(found, next) : next;
+    if (k === 0) firstLength = replacement.length;
+    out += text.slice(prev, idx) + replacement;
+    prev = idx + old.length;
+  }
+  out += text.slice(prev);
+  return { text: out, count: at.length, firstIndex: at[0], firstLength, fallback };
+}
+
+/** Gives `next` the curly quotes that `found` uses (straight ones become left or right by position). */
+function curlLike(found: string, next: string): string {
+  const singles = /[\u2018\u2019]/.test(found), doubles = /[\u201C\u201D]/.test(found);
+  return next.replace(/['"]/g, (q, i: number) => {
+    const opening = i === 0 || /[\s([{\u2014-]/.test(next[i - 1]);
+    if (q === "'" && singles) return opening ? "\u2018" : "\u2019";
+    if (q === '"' && doubles) return opening ? "\u201C" : "\u201D";
+    return q;
+  });
+}
+
+/** Numbered lines around `[index, index+length)` of `text` (LF). */
+function snippetAround(text: string, index: number, length: number): { snippet: string; startLine: number } {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i >= 0 && i < index; i = text.indexOf("\n", i + 1)) line++;
+  const changed = Math.max(1, text.slice(index, index + length).split("\n").length);
+  const from = Math.max(1, line - SNIPPET_CONTEXT_LINES);
+  const lineStart = nthLineStart(text, from);
+  const wanted = Math.min(MAX_SNIPPET_LINES, line - from + changed + SNIPPET_CONTEXT_LINES);
+  const lines: string[] = [];
+  let pos = lineStart;
+  while (lines.length < wanted && pos <= text.length) {
+    const nl = text.indexOf("\n", pos);
+    const end = nl < 0 ? text.length : nl;
+    if (nl < 0 && pos === text.length && lines.length > 0) break;
+    lines.push(numberLine(from + lines.length, text.slice(pos, end)));
+    if (nl < 0) break;
+    pos = nl + 1;
+  }
+  return { snippet: lines.join("\n"), startLine: line };
+}
+
+function nthLineStart(text: string, n: number): number {
+  let pos = 0;
+  for (let k = 1; k < n; k++) pos = text.indexOf("\n", pos) + 1;
+  return pos;
+}

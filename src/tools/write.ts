@@ -1,0 +1,83 @@
+/**
+ * Write: creates or overwrites a file atomically. Overwriting needs a Read
+ * of the file in this session with no change on disk since.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineTool, type Tool } from "../registry/define_tool.ts";
+import { atomicWriteFile, withFileLock } from "./_shared/atomic_write.ts";
+import { unifiedDiff } from "./_shared/diff.ts";
+import { resolveSafePath } from "./_shared/paths.ts";
+import { assertFresh, recordWrite } from "./_shared/read_state.ts";
+import { decodeText, encodeText, splitLines, type TextFormat, toLf } from "./_shared/text.ts";
+
+/** Structured result of Write. */
+export interface WriteData {
+  /** `create` for a new file, `update` for an overwrite. */
+  type: "create" | "update";
+  /** The path written (as given, normalised). */
+  filePath: string;
+  /** Lines in the new content. */
+  lines: number;
+  /** Bytes written. */
+  bytes: number;
+  /** Unified diff of the change (updates only; empty when nothing changed). */
+  diff?: string;
+  /** How the file is stored (kept from the old file on update). */
+  format: TextFormat;
+}
+
+const input = z.strictObject({
+  file_path: z.string().describe("Absolute path of the file to write (parent folders are created)"),
+  content: z.string().describe("The whole new content of the file"),
+});
+
+/** Write's input. */
+export type WriteInput = z.infer<typeof input>;
+
+/** The Write tool. */
+export const writeTool: Tool<WriteInput, WriteData> = defineTool<WriteInput, WriteData>({
+  name: "Write",
+  description: "Writes a whole file, creating it (and its folders) or replacing it. To replace an existing " +
+    "file, Read it first in this session. Prefer Edit for changing part of a file. Use an absolute path.",
+  sideEffect: "Mutating",
+  input,
+  summarize: (i) => i.file_path,
+  execute: async (i, ctx) => {
+    const safe = resolveSafePath(i.file_path, ctx, { mustExist: false });
+    return await withFileLock(safe.real, async () => {
+      let old: { bytes: Uint8Array; text: string; format: TextFormat } | undefined;
+      try {
+        const info = await Deno.stat(safe.real);
+        const bytes = await Deno.readFile(safe.real, { signal: ctx.signal });
+        await assertFresh(ctx.session, safe.real, safe.requested, info, bytes, "write");
+        old = { bytes, ...decodeText(bytes) };
+      } catch (err) {
+        if (!(err instanceof Deno.errors.NotFound)) throw err;
+      }
+      const format: TextFormat = old?.format ?? { encoding: "utf-8", bom: false, lineEnding: "LF" };
+      // a CRLF file stays CRLF when the new content comes with bare LFs
+      const content = format.lineEnding === "CRLF" && !i.content.includes("\r")
+        ? i.content.replaceAll("\n", "\r\n")
+        : i.content;
+      const bytes = encodeText(content, format);
+      await atomicWriteFile(safe.real, bytes, { signal: ctx.signal, createParents: true });
+      await recordWrite(ctx.session, safe.real, bytes);
+      const lines = splitLines(content).length;
+      if (!old) {
+        return {
+          text: `Created "${safe.requested}" (${lines} lines)`,
+          data: { type: "create", filePath: safe.requested, lines, bytes: bytes.length, format },
+        };
+      }
+      const diff = unifiedDiff(toLf(old.text), toLf(content), safe.requested);
+      return {
+        text: `Updated "${safe.requested}" (${lines} lines)${
+          diff ? `\n\n${diff}` : ": the content is unchanged"
+        }`,
+        data: { type: "update", filePath: safe.requested, lines, bytes: bytes.length, diff, format },
+      };
+    });
+  },
+});

@@ -1,0 +1,111 @@
+/**
+ * The search-provider interface of WebSearch and what providers share.
+ *
+ * @module
+ */
+import { PaddockError } from "../errors.ts";
+import { httpGet } from "../tools/_shared/http_get.ts";
+
+/** One search result. */
+export interface SearchHit {
+  /** Page title. */
+  title: string;
+  /** Page URL. */
+  url: string;
+  /** A short extract, plain text. */
+  snippet: string;
+}
+
+/** What a provider is asked. */
+export interface SearchRequest {
+  /** The query. */
+  query: string;
+  /** How many results to ask for (providers may return fewer or, for SearXNG, a fixed page). */
+  count: number;
+}
+
+/** What a provider may use. */
+export interface SearchContext {
+  /** The fetch to use. */
+  fetch: typeof fetch;
+  /** Cancels the search. */
+  signal: AbortSignal;
+  /** Time limit of the request (ms). */
+  timeoutMs: number;
+}
+
+/** A web search backend. */
+export interface SearchProvider {
+  /** Name shown in results and errors (`brave`, `searxng`). */
+  readonly name: string;
+  /** Runs one search. */
+  search(request: SearchRequest, ctx: SearchContext): Promise<SearchHit[]>;
+}
+
+/** Largest search API response read (bytes). */
+export const MAX_SEARCH_RESPONSE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * GETs a search API URL and parses its JSON body; a non-2xx status becomes
+ * an error naming the provider, the status and `hint`.
+ */
+export async function getSearchJson(
+  provider: string,
+  url: URL,
+  headers: Record<string, string>,
+  ctx: SearchContext,
+  hints: Readonly<Record<number, string>> = {},
+): Promise<unknown> {
+  const res = await httpGet(url.href, {
+    fetch: ctx.fetch,
+    signal: ctx.signal,
+    timeoutMs: ctx.timeoutMs,
+    maxBytes: MAX_SEARCH_RESPONSE_BYTES,
+    headers: { accept: "application/json", ...headers },
+    redirect: "follow",
+  });
+  const text = new TextDecoder().decode(res.body);
+  if (res.status < 200 || res.status >= 300) {
+    const detail = text.replace(/\s+/g, " ").trim().slice(0, 200);
+    const hint = hints[res.status] ? `: ${hints[res.status]}` : "";
+    throw new PaddockError(
+      "execution_failed",
+      `The ${provider} search API answered ${res.status} ${res.statusText}${detail ? ` (${detail})` : ""}${hint}`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new PaddockError(
+      "execution_failed",
+      `The ${provider} search API sent a body that is not JSON: ${text.slice(0, 120).replace(/\s+/g, " ")}`,
+    );
+  }
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", "#39": "'" };
+
+/**
+ * Plain text from a provider's snippet: tags dropped (Brave marks matches
+ * with `<strong>`), common entities decoded, whitespace collapsed.
+ *
+ * @example
+ * ```ts
+ * import { plainSnippet } from "./search_provider.ts";
+ * console.assert(plainSnippet("<strong>Deno</strong> &amp; npm") === "Deno & npm");
+ * ```
+ */
+export function plainSnippet(html: unknown): string {
+  if (typeof html !== "string") return "";
+  return html
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*|#39);/gi, (m, name: string) => {
+      const lower = name.toLowerCase();
+      if (lower in ENTITIES) return ENTITIES[lower];
+      if (lower.startsWith("#x")) return String.fromCodePoint(parseInt(lower.slice(2), 16) || 0xfffd);
+      if (lower.startsWith("#")) return String.fromCodePoint(Number(lower.slice(1)) || 0xfffd);
+      return m;
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+}

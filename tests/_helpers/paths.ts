@@ -1,0 +1,7 @@
+/** Path helpers for tests. */
+import { fileURLToPath } from "node:url";
+
+/** The path of a file URL. */
+export function fromFileUrl(url: URL): string {
+  return fileURLToPath(url);
+}

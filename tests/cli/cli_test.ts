@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { fromFileUrl } from "../_helpers/paths.ts";
+import { tempWorkspace } from "../_helpers/workspace.ts";
+
+const CLI = fromFileUrl(new URL("../../cli.ts", import.meta.url));
+const EXAMPLE = fromFileUrl(new URL("../../examples/hello_tool.ts", import.meta.url));
+
+async function paddock(args: string[], opts: { cwd: string; stdin?: string; flags?: string[] }) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...(opts.flags ?? ["-A"]), CLI, ...args],
+    cwd: opts.cwd,
+    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { RUST_BACKTRACE: "" },
+  }).spawn();
+  if (opts.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(opts.stdin));
+    await w.close();
+  }
+  const { code, stdout, stderr } = await child.output();
+  return { code, out: new TextDecoder().decode(stdout), err: new TextDecoder().decode(stderr) };
+}
+
+Deno.test("paddock tools --json prints OpenAI-format definitions", async () => {
+  await using ws = await tempWorkspace();
+  const r = await paddock(["tools", "--json", "--tools", EXAMPLE], { cwd: ws.dir });
+  assert.equal(r.code, 0, r.err);
+  const defs = JSON.parse(r.out);
+  const hello = defs.find((d: { function: { name: string } }) => d.function.name === "Hello");
+  assert.deepEqual(hello.function.parameters.required, ["name"]);
+  assert.equal(hello.type, "function");
+});
+
+Deno.test("paddock exec runs a user tool through the pipeline with exit codes 0, 1 and 2", async () => {
+  await using ws = await tempWorkspace();
+  const ok = await paddock(["exec", "--quiet", "--tools", EXAMPLE, "Hello", '{"name":"Ada"}'], { cwd: ws.dir });
+  assert.equal(ok.code, 0, ok.err);
+  assert.equal(ok.out, "Hello, Ada (greeting 1)\n");
+  const bad = await paddock(["exec", "--quiet", "--tools", EXAMPLE, "Hello", '{"name":""}'], { cwd: ws.dir });
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /^Error: Invalid input for Hello: "name"/);
+  const usage = await paddock(["exec", "--quiet"], { cwd: ws.dir });
+  assert.equal(usage.code, 2);
+  assert.match(usage.err, /name a tool/);
+  const unknown = await paddock(["frobnicate"], { cwd: ws.dir });
+  assert.equal(unknown.code, 2);
+  const flag = await paddock(["exec", "--no-such-flag"], { cwd: ws.dir });
+  assert.equal(flag.code, 2);
+});
+
+Deno.test("paddock exec - runs JSON lines in one session and reports bad lines", async () => {
+  await using ws = await tempWorkspace();
+  const lines = [
+    JSON.stringify({ tool: "Hello", input: { name: "A" } }),
+    "{not json",
+    JSON.stringify({ tool: "Hello", input: { name: "B" } }),
+    JSON.stringify({ tool: "Nope", input: {} }),
+  ].join("\n") + "\n";
+  const r = await paddock(["exec", "--quiet", "--tools", EXAMPLE, "-"], { cwd: ws.dir, stdin: lines });
+  assert.equal(r.code, 1);
+  const results = r.out.trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(results.length, 4);
+  assert.equal(results[0].text, "Hello, A (greeting 1)");
+  assert.match(results[1].text, /^Error: Line 2 is not valid JSON/);
+  assert.equal(results[2].text, "Hello, B (greeting 2)", "session state carries across lines");
+  assert.equal(results[3].error.code, "tool_not_found");
+});
+
+Deno.test("paddock perms prints a least-privilege deno run line that works", async () => {
+  await using ws = await tempWorkspace();
+  const r = await paddock(["perms", "--json", "--root", ws.dir, "--", "exec", "--quiet", "--tools", EXAMPLE, "Hello", "{\"name\":\"Z\"}"], {
+    cwd: ws.dir,
+  });
+  assert.equal(r.code, 0, r.err);
+  const { flags, line } = JSON.parse(r.out);
+  assert.equal(flags[0], "--no-prompt");
+  assert.ok(!flags.includes("-A") && !flags.includes("--allow-all"));
+  assert.match(line, /^deno run --no-prompt /);
+  assert.ok(flags.some((f: string) => f.startsWith("--allow-read=") && f.includes(EXAMPLE)), "the --tools module is readable");
+  const run = await paddock(["exec", "--quiet", "--root", ws.dir, "--tools", EXAMPLE, "Hello", '{"name":"Z"}'], {
+    cwd: ws.dir,
+    flags,
+  });
+  assert.equal(run.code, 0, run.err);
+  assert.equal(run.out, "Hello, Z (greeting 1)\n");
+});
+
+Deno.test("paddock --help and each command's --help describe the usage", async () => {
+  await using ws = await tempWorkspace();
+  const top = await paddock(["--help"], { cwd: ws.dir });
+  assert.equal(top.code, 0);
+  for (const name of ["tools", "perms", "exec"]) {
+    assert.match(top.out, new RegExp(`^  ${name} `, "m"));
+    const h = await paddock([name, "--help"], { cwd: ws.dir });
+    assert.equal(h.code, 0);
+    assert.match(h.out, new RegExp(`^Usage: paddock ${name}`));
+  }
+});

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { denoRunLine, type FlagPolicy, toDenoFlags } from "../../mod.ts";
+
+const table: Array<[string, FlagPolicy, string[]]> = [
+  ["nothing enabled", { tools: [], roots: ["/w"] }, ["--no-prompt"]],
+  ["in-memory tools need nothing", { tools: [{ name: "TodoWrite", sideEffect: "None" }], roots: ["/w"] }, ["--no-prompt"]],
+  ["read-only reads the roots", { tools: [{ name: "Read", sideEffect: "ReadOnly" }], roots: ["/w", "/x"] }, [
+    "--no-prompt",
+    "--allow-read=/w,/x",
+  ]],
+  ["grep adds its rg binary", {
+    tools: [{ name: "Grep", sideEffect: "ReadOnly", programs: ["/opt/rg"] }],
+    roots: ["/w"],
+  }, ["--no-prompt", "--allow-read=/w", "--allow-run=/opt/rg"]],
+  ["mutating reads and writes the roots", { tools: [{ name: "Edit", sideEffect: "Mutating" }], roots: ["/w"] }, [
+    "--no-prompt",
+    "--allow-read=/w",
+    "--allow-write=/w",
+  ]],
+  ["execute runs bash", { tools: [{ name: "Bash", sideEffect: "Execute" }], roots: ["/w"] }, [
+    "--no-prompt",
+    "--allow-run=bash",
+  ]],
+  ["execute with the sandbox also runs bwrap", {
+    tools: [{ name: "Bash", sideEffect: "Execute" }],
+    roots: ["/w"],
+    sandbox: true,
+  }, ["--no-prompt", "--allow-run=bash,bwrap"]],
+  ["network reaches the allowed hosts only", {
+    tools: [{ name: "WebFetch", sideEffect: "Network" }],
+    roots: ["/w"],
+    hosts: ["example.com", "127.0.0.1:8080"],
+  }, ["--no-prompt", "--allow-net=example.com,127.0.0.1:8080"]],
+  ["network with any host", { tools: [{ name: "WebFetch", sideEffect: "Network" }], roots: ["/w"], hosts: ["*"] }, [
+    "--no-prompt",
+    "--allow-net",
+  ]],
+  ["spawns reaches the model host", {
+    tools: [{ name: "Agent", sideEffect: "Spawns" }],
+    roots: ["/w"],
+    modelHost: "api.example.com",
+  }, ["--no-prompt", "--allow-net=api.example.com"]],
+  ["blocking needs nothing", { tools: [{ name: "AskUserQuestion", sideEffect: "Blocking" }], roots: ["/w"] }, [
+    "--no-prompt",
+  ]],
+  ["output folder, env and extra reads", {
+    tools: [{ name: "Read", sideEffect: "ReadOnly" }],
+    roots: ["/w"],
+    outputDir: "/tmp/paddock",
+    env: ["HOME"],
+    extraRead: ["/w/.paddock/settings.json"],
+  }, [
+    "--no-prompt",
+    "--allow-read=/w,/tmp/paddock,/w/.paddock/settings.json",
+    "--allow-write=/tmp/paddock",
+    "--allow-env=HOME",
+  ]],
+];
+
+for (const [name, policy, expected] of table) {
+  Deno.test(`Deno flags: ${name}`, () => {
+    assert.deepEqual(toDenoFlags(policy), expected);
+  });
+}
+
+Deno.test("Deno flags refuse a path Deno's flag syntax cannot carry", () => {
+  assert.throws(
+    () => toDenoFlags({ tools: [{ name: "Read", sideEffect: "ReadOnly" }], roots: ["/a,b"] }),
+    /cannot hold a comma/,
+  );
+});
+
+Deno.test("The deno run line quotes what the shell would split", () => {
+  const line = denoRunLine({ tools: [{ name: "Read", sideEffect: "ReadOnly" }], roots: ["/my work"] }, "cli.ts", ["tools"]);
+  assert.equal(line, "deno run --no-prompt '--allow-read=/my work' cli.ts tools");
+});

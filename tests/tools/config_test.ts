@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { runTool, type SessionEvent, ToolRegistry } from "../../mod.ts";
+import { settingsPath } from "../../src/runtime/settings.ts";
+import { type ConfigResult, configTool, sessionConfig } from "../../src/tools/config.ts";
+import { tempWorkspace } from "../_helpers/workspace.ts";
+
+const reg = () => new ToolRegistry([configTool]);
+const approver = () => Promise.resolve(true);
+
+Deno.test("Config sets the model, saves it to the settings file and tells the session", async () => {
+  await using ws = await tempWorkspace();
+  await ws.write(".paddock/settings.json", JSON.stringify({ model: "old-model", custom: { keep: 1 } }));
+  const events: SessionEvent[] = [];
+  ws.session.on((e) => events.push(e));
+  const opts = { session: ws.session, approver };
+
+  const read = await runTool(reg(), { name: "Config", input: { setting: "model" } }, opts);
+  assert.equal(read.ok, true, read.text);
+  assert.deepEqual(read.data, { success: true, operation: "get", setting: "model", value: "old-model" });
+
+  const set = await runTool(reg(), { name: "Config", input: { setting: "model", value: "gpt-4o-mini" } }, opts);
+  assert.equal(set.ok, true, set.text);
+  assert.deepEqual(set.data as ConfigResult, {
+    success: true,
+    operation: "set",
+    setting: "model",
+    previousValue: "old-model",
+    newValue: "gpt-4o-mini",
+  });
+  const saved = JSON.parse(await Deno.readTextFile(settingsPath(ws.dir)));
+  assert.deepEqual(saved, { model: "gpt-4o-mini", custom: { keep: 1 } }, "other keys are kept");
+  assert.equal(sessionConfig(ws.session).model, "gpt-4o-mini");
+  assert.ok(events.some((e) => e.type === "config" && e.setting === "model" && e.value === "gpt-4o-mini"));
+
+  const again = await runTool(reg(), { name: "Config", input: { setting: "model" } }, opts);
+  assert.equal((again.data as ConfigResult).value, "gpt-4o-mini");
+});
+
+Deno.test("Config refuses unknown settings with the list and checks value types", async () => {
+  await using ws = await tempWorkspace();
+  const run = (input: unknown) => runTool(reg(), { name: "Config", input }, { session: ws.session, approver });
+  const unknown = await run({ setting: "theme", value: "dark" });
+  assert.equal(unknown.error?.code, "invalid_input");
+  assert.match(unknown.text, /Unknown setting "theme": known settings are model, permissions\.defaultMode, sandbox/);
+  const sandbox = await run({ setting: "sandbox", value: "maybe" });
+  assert.match(sandbox.text, /Invalid value for "sandbox": expected true or false, got string "maybe"/);
+  const model = await run({ setting: "model", value: 4 });
+  assert.match(model.text, /expected a non-empty string, got number 4/);
+  const mode = await run({ setting: "permissions.defaultMode", value: "yolo" });
+  assert.match(mode.text, /expected one of "default", "acceptEdits", "plan", "dontAsk"/);
+  const bypass = await run({ setting: "permissions.defaultMode", value: "bypassPermissions" });
+  assert.match(bypass.text, /cannot switch to "bypassPermissions"/);
+  const hosts = await run({ setting: "allowedHosts", value: "example.com, bad host/x" });
+  assert.match(hosts.text, /Invalid host for "allowedHosts": "host\/x"/);
+  const wrongType = await run({ setting: "model", value: { a: 1 } });
+  assert.equal(wrongType.error?.code, "invalid_input");
+  await assert.rejects(Deno.stat(settingsPath(ws.dir)), Deno.errors.NotFound, "nothing was saved");
+  assert.equal(ws.session.mode, "default");
+});
+
+Deno.test("Config converts booleans and host lists and switches the permission mode", async () => {
+  await using ws = await tempWorkspace();
+  const run = (input: unknown) => runTool(reg(), { name: "Config", input }, { session: ws.session, approver });
+  assert.equal((await run({ setting: "sandbox", value: "true" })).ok, true);
+  assert.equal((await run({ setting: "allowedHosts", value: "example.com,api.github.com:443" })).ok, true);
+  const mode = await run({ setting: "permissions.defaultMode", value: "acceptEdits" });
+  assert.deepEqual((mode.data as ConfigResult).previousValue, "default");
+  assert.equal(ws.session.mode, "acceptEdits");
+  const saved = JSON.parse(await Deno.readTextFile(settingsPath(ws.dir)));
+  assert.deepEqual(saved, {
+    sandbox: true,
+    allowedHosts: ["example.com", "api.github.com:443"],
+    permissions: { defaultMode: "acceptEdits" },
+  });
+});
+
+Deno.test("Config reads in plan mode but cannot change a setting there", async () => {
+  await using ws = await tempWorkspace();
+  ws.session.setMode("plan");
+  const read = await runTool(reg(), { name: "Config", input: { setting: "permissions.defaultMode" } }, {
+    session: ws.session,
+    approver,
+  });
+  assert.equal(read.ok, true, read.text);
+  assert.equal((read.data as ConfigResult).value, "plan");
+  const set = await runTool(reg(), { name: "Config", input: { setting: "permissions.defaultMode", value: "default" } }, {
+    session: ws.session,
+    approver,
+  });
+  assert.equal(set.error?.code, "permission_denied");
+  assert.match(set.text, /cannot run in plan mode/);
+  assert.equal(ws.session.mode, "plan");
+});
+
+Deno.test("Config asks before a change in default mode and not before a read", async () => {
+  await using ws = await tempWorkspace();
+  const asked: string[] = [];
+  const deny = (req: { sideEffect: string }) => {
+    asked.push(req.sideEffect);
+    return Promise.resolve(false);
+  };
+  const read = await runTool(reg(), { name: "Config", input: { setting: "model" } }, { session: ws.session, approver: deny });
+  assert.equal(read.ok, true);
+  const set = await runTool(reg(), { name: "Config", input: { setting: "model", value: "m" } }, {
+    session: ws.session,
+    approver: deny,
+  });
+  assert.equal(set.error?.code, "permission_denied");
+  assert.deepEqual(asked, ["Mutating"]);
+});
