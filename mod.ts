@@ -37,16 +37,33 @@ export {
 } from "./src/errors.ts";
 export type { ErrorCode } from "./src/errors.ts";
 export { defineTool, isReadOnly, SIDE_EFFECTS } from "./src/registry/define_tool.ts";
-export type { ImageContent, SideEffect, Tool, ToolContext, ToolOutput, ToolSpec } from "./src/registry/define_tool.ts";
+export type {
+  ImageContent,
+  SideEffect,
+  Tool,
+  ToolContext,
+  ToolOutput,
+  ToolSpec,
+} from "./src/registry/define_tool.ts";
 export { Session } from "./src/registry/session.ts";
 export type { SessionEvent, SessionOptions } from "./src/registry/session.ts";
 export { fromAiSdkTools, fromLangChainTools, TOOL_ALIASES, ToolRegistry } from "./src/registry/registry.ts";
-export type { AiSdkToolLike, LangChainToolLike, ToolDefinition, ViewFilter } from "./src/registry/registry.ts";
+export type {
+  AiSdkToolLike,
+  LangChainToolLike,
+  ToolDefinition,
+  ViewFilter,
+} from "./src/registry/registry.ts";
 export { formatIssues, toJsonSchema } from "./src/registry/json_schema.ts";
 export type { JsonSchema } from "./src/registry/json_schema.ts";
 export { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from "./src/registry/truncate.ts";
 export type { Truncation } from "./src/registry/truncate.ts";
-export { DEFAULT_TOOL_TIMEOUT_MS, executeToolCalls, MAX_INPUT_JSON_CHARS, runTool } from "./src/registry/run_tool.ts";
+export {
+  DEFAULT_TOOL_TIMEOUT_MS,
+  executeToolCalls,
+  MAX_INPUT_JSON_CHARS,
+  runTool,
+} from "./src/registry/run_tool.ts";
 export type { RunOptions, ToolCallRequest, ToolCallResult } from "./src/registry/run_tool.ts";
 export type {
   ApprovalAnswer,
@@ -88,7 +105,14 @@ export { isInside, resolveSafePath } from "./src/tools/_shared/paths.ts";
 export type { SafePath, SafePathOptions } from "./src/tools/_shared/paths.ts";
 export { builtinTools } from "./src/tools/builtin.ts";
 export { DEFAULT_READ_LIMIT, readTool } from "./src/tools/read.ts";
-export type { ReadData, ReadImageData, ReadInput, ReadNotebookData, ReadPdfData, ReadTextData } from "./src/tools/read.ts";
+export type {
+  ReadData,
+  ReadImageData,
+  ReadInput,
+  ReadNotebookData,
+  ReadPdfData,
+  ReadTextData,
+} from "./src/tools/read.ts";
 export { writeTool } from "./src/tools/write.ts";
 export type { WriteData, WriteInput } from "./src/tools/write.ts";
 export { editTool } from "./src/tools/edit.ts";
@@ -101,3 +125,35 @@ export { atomicWriteFile } from "./src/tools/_shared/atomic_write.ts";
 export type { AtomicWriteOptions } from "./src/tools/_shared/atomic_write.ts";
 export type { LineEnding, TextEncodingName, TextFormat } from "./src/tools/_shared/text.ts";
 export type { ReadRecord } from "./src/tools/_shared/read_state.ts";
+export { currentTodos, MAX_TODOS, TODO_STATUSES, todoWriteTool } from "./src/tools/todo_write.ts";
+export type { TodoItem, TodoStatus, TodoWriteInput, TodoWriteResult } from "./src/tools/todo_write.ts";
+export {
+  createAskUserQuestionTool,
+  MAX_HEADER_CHARS,
+  MAX_OPTIONS,
+  MAX_QUESTIONS,
+  MIN_OPTIONS,
+} from "./src/tools/ask_user_question.ts";
+export type { AskUserQuestionInput, AskUserQuestionResult } from "./src/tools/ask_user_question.ts";
+export { createExitPlanModeTool, enterPlanMode, planState } from "./src/tools/exit_plan_mode.ts";
+export type { ExitPlanModeInput, ExitPlanModeResult, PlanState } from "./src/tools/exit_plan_mode.ts";
+export { configTool, KNOWN_SETTINGS, sessionConfig } from "./src/tools/config.ts";
+export type { ConfigInput, ConfigResult } from "./src/tools/config.ts";
+export {
+  currentWorktree,
+  enterWorktreeTool,
+  WORKTREE_BRANCH_PREFIX,
+  WORKTREES_DIR,
+} from "./src/tools/enter_worktree.ts";
+export type { EnterWorktreeInput, EnterWorktreeResult, WorktreeInfo } from "./src/tools/enter_worktree.ts";
+export type {
+  AllowedPrompt,
+  AskUserHandler,
+  InteractionOptions,
+  PlanApprover,
+  PlanDecision,
+  PlanRequest,
+  Question,
+  QuestionOption,
+  UserAnswers,
+} from "./src/tools/_shared/interaction.ts";

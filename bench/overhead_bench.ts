@@ -7,7 +7,10 @@ const tool = defineTool({
   name: "Noop",
   description: "Does nothing",
   sideEffect: "ReadOnly",
-  input: z.strictObject({ file_path: z.string().describe("A path"), limit: z.number().int().optional().describe("n") }),
+  input: z.strictObject({
+    file_path: z.string().describe("A path"),
+    limit: z.number().int().optional().describe("n"),
+  }),
   execute: (input) => Promise.resolve(input.file_path),
 });
 const registry = new ToolRegistry([tool]);

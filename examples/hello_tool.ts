@@ -10,6 +10,9 @@ export default defineTool({
   execute: (input, ctx) => {
     const count = ctx.session.slot("hello.count", () => ({ n: 0 }));
     count.n++;
-    return Promise.resolve({ text: `Hello, ${input.name} (greeting ${count.n})`, data: { greetings: count.n } });
+    return Promise.resolve({
+      text: `Hello, ${input.name} (greeting ${count.n})`,
+      data: { greetings: count.n },
+    });
   },
 });

@@ -10,7 +10,10 @@ import type { CliIo } from "./command.ts";
 /**
  * Reads one line from a stream (up to a newline), leaving the rest unread.
  */
-export async function readLine(stdin: ReadableStream<Uint8Array>, signal?: AbortSignal): Promise<string | null> {
+export async function readLine(
+  stdin: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): Promise<string | null> {
   const reader = stdin.getReader();
   const dec = new TextDecoder();
   let line = "";

@@ -40,8 +40,12 @@ ${RUNTIME_FLAGS_HELP}`,
     });
     const [target, inputText, ...more] = positionals;
     if (!target) throw new UsageError("name a tool, or '-' to read JSON lines from stdin");
-    if (more.length) throw new UsageError(`unexpected argument "${more[0]}": quote the JSON input as one argument`);
-    if (target === "-" && inputText !== undefined) throw new UsageError("exec - takes its calls from stdin, not arguments");
+    if (more.length) {
+      throw new UsageError(`unexpected argument "${more[0]}": quote the JSON input as one argument`);
+    }
+    if (target === "-" && inputText !== undefined) {
+      throw new UsageError("exec - takes its calls from stdin, not arguments");
+    }
     const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 0)) {
       throw new UsageError(`--timeout must be a whole number of milliseconds, got "${values.timeout}"`);
@@ -63,7 +67,14 @@ ${RUNTIME_FLAGS_HELP}`,
         const call = parseCallLine(line, lineNo);
         if ("error" in call) {
           failed = true;
-          io.out(JSON.stringify({ line: lineNo, ok: false, text: `Error: ${call.error}`, error: { code: "invalid_input", message: call.error } }) + "\n");
+          io.out(
+            JSON.stringify({
+              line: lineNo,
+              ok: false,
+              text: `Error: ${call.error}`,
+              error: { code: "invalid_input", message: call.error },
+            }) + "\n",
+          );
           continue;
         }
         const result = await runtime.run(call.tool, call.input, { signal: io.signal, timeoutMs });

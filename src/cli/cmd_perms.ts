@@ -51,20 +51,39 @@ ${RUNTIME_FLAGS_HELP}`,
     const { runtime, config } = await startRuntime(merged, io);
     try {
       const modelHost = values["model-host"] ??
-        (["run", "chat"].includes(tail[0]) ? hostOf(tailFlags["base-url"] ?? io.env.OPENAI_BASE_URL ?? config.settings.baseUrl ?? "https://api.openai.com/v1") : undefined);
+        (["run", "chat"].includes(tail[0])
+          ? hostOf(
+            tailFlags["base-url"] ?? io.env.OPENAI_BASE_URL ?? config.settings.baseUrl ??
+              "https://api.openai.com/v1",
+          )
+          : undefined);
       const policy = { ...runtime.policy(), modelHost };
       const entry = values.entry ?? defaultEntry();
       if (values.json) {
-        const perTool = Object.fromEntries(runtime.registry.list().map((t) => [
-          t.name,
-          { sideEffect: t.sideEffect, flags: toDenoFlags({ ...policy, tools: [t], env: [] }).slice(1) },
-        ]));
-        io.out(JSON.stringify({ flags: toDenoFlags(policy), line: denoRunLine(policy, entry, tail), perTool }, null, 2) + "\n");
+        const perTool = Object.fromEntries(
+          runtime.registry.list().map((t) => [
+            t.name,
+            { sideEffect: t.sideEffect, flags: toDenoFlags({ ...policy, tools: [t], env: [] }).slice(1) },
+          ]),
+        );
+        io.out(
+          JSON.stringify(
+            { flags: toDenoFlags(policy), line: denoRunLine(policy, entry, tail), perTool },
+            null,
+            2,
+          ) + "\n",
+        );
         return 0;
       }
       io.out(denoRunLine(policy, entry, tail) + "\n\n");
       for (const t of runtime.registry.list()) {
-        const need = neededPermissions({ ...policy, tools: [t], outputDir: undefined, modelHost: undefined, env: [] });
+        const need = neededPermissions({
+          ...policy,
+          tools: [t],
+          outputDir: undefined,
+          modelHost: undefined,
+          env: [],
+        });
         const parts = [
           need.read.length ? `read ${need.read.join(",")}` : "",
           need.write.length ? `write ${need.write.join(",")}` : "",

@@ -129,7 +129,9 @@ export function terminalAskUser(io: CliIo): AskUserHandler | undefined {
       let answer: string | string[] | undefined;
       for (let attempt = 0; answer === undefined && attempt < MAX_ATTEMPTS; attempt++) {
         answer = interpret(q, await prompt(io, how, signal));
-        if (answer === undefined && attempt < MAX_ATTEMPTS - 1) io.err("  Please pick a listed number or type an answer.\n");
+        if (answer === undefined && attempt < MAX_ATTEMPTS - 1) {
+          io.err("  Please pick a listed number or type an answer.\n");
+        }
       }
       if (answer !== undefined) answers[q.question] = answer;
     }
@@ -152,12 +154,23 @@ export function terminalPlanApprover(io: CliIo): PlanApprover | undefined {
   if (!io.isTerminal) return undefined;
   return async (request, signal) => {
     const lines = ["", "Proposed plan:"];
-    lines.push(request.plan?.trim() ? request.plan.trim().split("\n").map((l) => `  ${l}`).join("\n") : "  (no plan text)");
+    lines.push(
+      request.plan?.trim()
+        ? request.plan.trim().split("\n").map((l) => `  ${l}`).join("\n")
+        : "  (no plan text)",
+    );
     if (request.allowedPrompts.length) {
-      lines.push("It asks to be allowed to:", ...request.allowedPrompts.map((p) => `  - ${p.tool}: ${p.prompt}`));
+      lines.push(
+        "It asks to be allowed to:",
+        ...request.allowedPrompts.map((p) => `  - ${p.tool}: ${p.prompt}`),
+      );
     }
     io.err(lines.join("\n") + "\n");
-    const reply = await prompt(io, "Approve and leave plan mode? [y]es / [n]o, or type what to change: ", signal);
+    const reply = await prompt(
+      io,
+      "Approve and leave plan mode? [y]es / [n]o, or type what to change: ",
+      signal,
+    );
     const lower = reply.toLowerCase();
     if (lower === "y" || lower === "yes") return { approved: true };
     if (lower === "" || lower === "n" || lower === "no") return { approved: false };

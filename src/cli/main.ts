@@ -13,6 +13,8 @@ export function commands(): Promise<CliCommand[]> {
     import("./cmd_tools.ts").then((m) => m.command),
     import("./cmd_perms.ts").then((m) => m.command),
     import("./cmd_exec.ts").then((m) => m.command),
+    import("./cmd_run.ts").then((m) => m.command),
+    import("./cmd_chat.ts").then((m) => m.command),
     // CLI-COMMANDS (one dynamic import per command; keep this marker)
   ]);
 }
@@ -70,9 +72,11 @@ export async function main(args: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ||
+    if (
+      err instanceof UsageError || (err as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ||
       (err as { code?: string }).code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" ||
-      (err as { code?: string }).code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
+      (err as { code?: string }).code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL"
+    ) {
       io.err(`paddock ${name}: ${(err as Error).message}\nRun 'paddock ${name} --help' for usage.\n`);
       return 2;
     }

@@ -112,7 +112,8 @@ export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConf
   }
   const file = settingsPath(roots[0]);
   const settings = loadSettings(file);
-  const modeValue = flags["permission-mode"] ?? io.env.PADDOCK_PERMISSION_MODE ?? settings.permissions?.defaultMode;
+  const modeValue = flags["permission-mode"] ?? io.env.PADDOCK_PERMISSION_MODE ??
+    settings.permissions?.defaultMode;
   if (modeValue !== undefined && !isPermissionMode(modeValue)) {
     throw new UsageError(
       `--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, dontAsk, got "${modeValue}"`,
@@ -171,7 +172,9 @@ export async function loadToolModule(specifier: string, cwd: string): Promise<To
     typeof (t as Tool).execute === "function"
   );
   if (tools.length === 0) {
-    throw new UsageError(`"${specifier}" exports no tools: export a tool or an array of tools as default or "tools"`);
+    throw new UsageError(
+      `"${specifier}" exports no tools: export a tool or an array of tools as default or "tools"`,
+    );
   }
   return tools;
 }
@@ -204,7 +207,7 @@ export async function startRuntime(
   });
   const grants = checkGrants(runtime.registry, runtime.policy(), { path: io.env.PATH });
   const needsSaying = grants.tools.some((t) => !t.granted) || grants.excess.length > 0 ||
-    grants.missingPrograms.length > 0;
+    grants.missingPrograms.length > 0 || grants.runtimeMissing.length > 0;
   if (needsSaying && !flags.quiet) io.err(`Permission check:\n${formatGrantReport(grants)}\n`);
   return { runtime, config, grants };
 }

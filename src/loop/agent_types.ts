@@ -116,7 +116,8 @@ export function loadAgentTypes(root: string): AgentType[] {
   try {
     entries = [...Deno.readDirSync(dir)];
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return [...types.values()];
+    // no folder, or no permission to read it: the built-in type alone
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotCapable) return [...types.values()];
     throw err;
   }
   for (const e of entries.filter((e) => e.isFile && e.name.endsWith(".md")).sort((a, b) => a.name.localeCompare(b.name))) {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+// @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult, Tool as McpTool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { PaddockError } from "../errors.ts";
@@ -87,6 +88,8 @@ export interface McpToolCaller {
   readonly server: string;
   /** Per-call time limit (ms), used as the tool's `timeoutMs`. */
   readonly callTimeoutMs: number;
+  /** Programs the server runs (a stdio server's command), for the Deno flag computation. */
+  readonly programs?: readonly string[];
   /** Calls `tool` with `args`; rejects with a typed error. */
   callTool(
     tool: string,
@@ -132,6 +135,7 @@ export function adaptMcpTool(caller: McpToolCaller, tool: McpTool, name: string)
     input,
     jsonSchema: schema,
     timeoutMs: caller.callTimeoutMs,
+    ...(caller.programs?.length ? { programs: caller.programs } : {}),
     execute: async (args: Record<string, unknown>, ctx) => {
       const result = await caller.callTool(tool.name, args, {
         signal: ctx.signal,

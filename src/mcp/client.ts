@@ -7,9 +7,13 @@
  */
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/shared/transport"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
 import {
   type CallToolResult,
   ErrorCode as McpErrorCode,
@@ -121,6 +125,8 @@ export class McpConnection implements McpToolCaller {
   readonly config: McpServerConfig;
   /** Per-call time limit (ms). */
   readonly callTimeoutMs: number;
+  /** The stdio server's command, for the Deno flag computation. */
+  readonly programs: readonly string[];
   #options: McpConnectionOptions;
   #state: McpServerState = "connecting";
   #lastError?: string;
@@ -130,7 +136,7 @@ export class McpConnection implements McpToolCaller {
   #tools = new Map<string, string>();
   #allowed = new Set<string>();
   #attempts = 0;
-  #timer?: number;
+  #timer?: ReturnType<typeof setTimeout>;
   #refreshing: Promise<void> = Promise.resolve();
   #connecting?: Promise<void>;
 
@@ -140,6 +146,7 @@ export class McpConnection implements McpToolCaller {
     this.config = config;
     this.#options = options;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
+    this.programs = config.type === "stdio" ? [config.command] : [];
   }
 
   /** Where the connection is. */
@@ -211,7 +218,7 @@ export class McpConnection implements McpToolCaller {
       this.#generation++; // the close below must not count as losing a live server
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
-      if (this.#state === "closed") throw new UnavailableError(`MCP server "${this.server}" was closed while it started`);
+      if ((this.#state as McpServerState) === "closed") throw new UnavailableError(`MCP server "${this.server}" was closed while it started`);
       this.#state = "disconnected";
       throw this.#startError(err, transport, timeout.aborted ? timeoutMs : undefined, signal);
     }

@@ -11,8 +11,11 @@
  *
  * @module
  */
+// @ts-types="@modelcontextprotocol/sdk/shared/stdio"
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/shared/transport"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** How much of a server's stderr is kept for error messages (characters). */
@@ -163,7 +166,7 @@ export class ChildProcessTransport implements Transport {
 }
 
 async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   try {
     return await Promise.race([p.then(() => true), timeout]);

@@ -134,7 +134,9 @@ export function toDenoFlags(policy: FlagPolicy): string[] {
         throw new TypeError(`Cannot grant "${v}" in --allow-${name}: Deno's flag lists cannot hold a comma`);
       }
     }
-    flags.push(values.length === 1 && values[0] === "*" ? `--allow-${name}` : `--allow-${name}=${values.join(",")}`);
+    flags.push(
+      values.length === 1 && values[0] === "*" ? `--allow-${name}` : `--allow-${name}=${values.join(",")}`,
+    );
   };
   add("read", p.read);
   add("write", p.write);

@@ -23,6 +23,8 @@ export interface ToolGrant {
 export interface GrantReport {
   /** Per enabled tool. */
   tools: ToolGrant[];
+  /** Flags the runtime itself lacks (output folder, settings, env, model host): features degrade. */
+  runtimeMissing: string[];
   /** Permissions held beyond the need, in words. */
   excess: string[];
   /** Programs the enabled tools need that were not found on PATH. */
@@ -57,13 +59,20 @@ export interface CheckOptions {
  * console.assert(report.tools.length === 0);
  * ```
  */
-export function checkGrants(registry: ToolRegistry, policy: FlagPolicy, options: CheckOptions = {}): GrantReport {
+export function checkGrants(
+  registry: ToolRegistry,
+  policy: FlagPolicy,
+  options: CheckOptions = {},
+): GrantReport {
   const query = options.query ?? realQuery;
   const tools: ToolGrant[] = [];
   for (const tool of registry.enabled()) {
     const need = neededPermissions({
       ...policy,
       tools: [{ name: tool.name, sideEffect: tool.sideEffect, programs: tool.programs }],
+      outputDir: undefined,
+      extraRead: undefined,
+      modelHost: undefined,
       env: [],
     });
     const missing = missingFlags(need, query);
@@ -72,6 +81,10 @@ export function checkGrants(registry: ToolRegistry, policy: FlagPolicy, options:
       registry.disable(tool.name, `Deno has not granted what it needs: run with ${missing.join(" ")}`);
     }
   }
+  // what the runtime itself needs: the output folder, its config files, env, the model host
+  const own = neededPermissions({ ...policy, tools: [] });
+  if (policy.outputDir) (own.read.push(policy.outputDir), own.write.push(policy.outputDir));
+  const runtimeMissing = missingFlags(own, query);
   const all = neededPermissions(policy);
   const excess: string[] = [];
   const unscoped: Array<[Deno.PermissionName, string[] | undefined]> = [
@@ -102,7 +115,7 @@ export function checkGrants(registry: ToolRegistry, policy: FlagPolicy, options:
     if (found === undefined) uncheckedPrograms.push(p);
     else if (!found) missingPrograms.push(p);
   }
-  return { tools, excess, missingPrograms, uncheckedPrograms };
+  return { tools, runtimeMissing, excess, missingPrograms, uncheckedPrograms };
 }
 
 function missingFlags(need: PermissionSet, query: PermissionQuery): string[] {
@@ -112,7 +125,9 @@ function missingFlags(need: PermissionSet, query: PermissionQuery): string[] {
       const desc = v === "*" ? { name } : { name, [key]: v };
       return query(desc as Deno.PermissionDescriptor) !== "granted";
     });
-    if (lacking.length) out.push(lacking[0] === "*" ? `--allow-${name}` : `--allow-${name}=${lacking.join(",")}`);
+    if (lacking.length) {
+      out.push(lacking[0] === "*" ? `--allow-${name}` : `--allow-${name}=${lacking.join(",")}`);
+    }
   };
   check("read", need.read, "path");
   check("write", need.write, "path");
@@ -122,29 +137,39 @@ function missingFlags(need: PermissionSet, query: PermissionQuery): string[] {
   return out;
 }
 
-/** True when found, false when not, undefined when it could not be checked. */
+/**
+ * True when found, false when no directory we may look in has it, undefined
+ * when no PATH directory could be looked in at all.
+ */
 function findProgram(program: string, path: string | undefined): boolean | undefined {
   const candidates = program.includes("/") ? [program] : (path ?? "").split(":").filter(Boolean).map((d) => join(d, program));
-  if (candidates.length === 0) return undefined;
-  let unchecked = false;
+  let looked = false;
   for (const c of candidates) {
     try {
       if (Deno.statSync(c).isFile) return true;
+      looked = true;
     } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) unchecked = true;
+      if (err instanceof Deno.errors.NotFound) looked = true;
     }
   }
-  return unchecked ? undefined : false;
+  return looked ? false : undefined;
 }
 
 /** Renders a report as lines for a person. */
 export function formatGrantReport(report: GrantReport): string {
   const lines: string[] = [];
   for (const t of report.tools) {
-    lines.push(t.granted ? `  ok       ${t.tool}` : `  missing  ${t.tool}: disabled; run with ${t.missing.join(" ")}`);
+    lines.push(
+      t.granted ? `  ok       ${t.tool}` : `  missing  ${t.tool}: disabled; run with ${t.missing.join(" ")}`,
+    );
+  }
+  if (report.runtimeMissing.length) {
+    lines.push(`  warning: the runtime lacks ${report.runtimeMissing.join(" ")} (spilled outputs, settings, env)`);
   }
   for (const e of report.excess) lines.push(`  warning: the process ${e}`);
   for (const p of report.missingPrograms) lines.push(`  warning: program "${p}" is not on PATH`);
-  for (const p of report.uncheckedPrograms) lines.push(`  note: could not check for program "${p}" (no permission to look)`);
+  for (const p of report.uncheckedPrograms) {
+    lines.push(`  note: could not check for program "${p}" (no permission to look)`);
+  }
   return lines.join("\n");
 }

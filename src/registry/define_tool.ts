@@ -62,6 +62,7 @@ export interface ToolContext {
 }
 
 /** A tool definition, as registered. */
+// deno-lint-ignore no-explicit-any
 export interface Tool<I = any, S = unknown> {
   /** Wire name, PascalCase for built-ins (`WebFetch`), `mcp__server__tool` for MCP. */
   readonly name: string;

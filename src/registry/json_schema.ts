@@ -32,8 +32,12 @@ function compact(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
     if (k === "$schema") continue;
-    if ((k === "minimum" || k === "exclusiveMinimum") && typeof v === "number" && v <= -Number.MAX_SAFE_INTEGER) continue;
-    if ((k === "maximum" || k === "exclusiveMaximum") && typeof v === "number" && v >= Number.MAX_SAFE_INTEGER) continue;
+    if (
+      (k === "minimum" || k === "exclusiveMinimum") && typeof v === "number" && v <= -Number.MAX_SAFE_INTEGER
+    ) continue;
+    if (
+      (k === "maximum" || k === "exclusiveMaximum") && typeof v === "number" && v >= Number.MAX_SAFE_INTEGER
+    ) continue;
     out[k] = compact(v);
   }
   return out;

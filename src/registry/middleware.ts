@@ -21,7 +21,11 @@ export function loggingMiddleware(log: (line: string) => void): ToolMiddleware {
   return async (call, next) => {
     log(`→ ${call.name} ${typeof call.input === "string" ? call.input : JSON.stringify(call.input)}`);
     const result = await next(call);
-    log(`← ${result.tool} ${result.ok ? "ok" : `error ${result.error?.code}`} ${result.elapsedMs.toFixed(1)} ms`);
+    log(
+      `← ${result.tool} ${result.ok ? "ok" : `error ${result.error?.code}`} ${
+        result.elapsedMs.toFixed(1)
+      } ms`,
+    );
     return result;
   };
 }

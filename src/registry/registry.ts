@@ -81,7 +81,9 @@ export class ToolRegistry {
   /** Adds a tool; a name already taken throws. */
   register(tool: Tool): this {
     if (this.#tools.has(tool.name)) throw new TypeError(`A tool named "${tool.name}" is already registered`);
-    if (tool.name in TOOL_ALIASES) throw new TypeError(`"${tool.name}" is an alias of "${TOOL_ALIASES[tool.name]}"`);
+    if (tool.name in TOOL_ALIASES) {
+      throw new TypeError(`"${tool.name}" is an alias of "${TOOL_ALIASES[tool.name]}"`);
+    }
     this.#tools.set(tool.name, tool);
     this.#removed.delete(tool.name);
     this.#changed();

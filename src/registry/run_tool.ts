@@ -116,7 +116,9 @@ export function runTool(
 ): Promise<ToolCallResult> {
   const session = options.session ?? new Session();
   const opts = { ...options, session };
-  const chain = [...(options.middleware ?? [])].reverse().reduce<(c: ToolCallRequest) => Promise<ToolCallResult>>(
+  const chain = [...(options.middleware ?? [])].reverse().reduce<
+    (c: ToolCallRequest) => Promise<ToolCallResult>
+  >(
     (next, mw) => (c) => mw(c, next),
     (c) => runCore(registry, c, opts),
   );
@@ -161,7 +163,15 @@ async function runCore(
     const text = context.length ? `${cut.text}\n\n${context.join("\n\n")}` : cut.text;
     result = { ...result, text, truncated: cut.truncated, elapsedMs: performance.now() - started };
     if (tool) {
-      emit({ type: "tool_end", callId: id, tool: name, ok: result.ok, code: result.error?.code, elapsedMs: result.elapsedMs, result });
+      emit({
+        type: "tool_end",
+        callId: id,
+        tool: name,
+        ok: result.ok,
+        code: result.error?.code,
+        elapsedMs: result.elapsedMs,
+        result,
+      });
     }
     return result;
   };
@@ -170,7 +180,9 @@ async function runCore(
 
   if (!tool) {
     const removed = registry.removedReason(call.name);
-    if (removed !== undefined) return fail("unavailable", `Tool "${call.name}" is no longer available: ${removed}`);
+    if (removed !== undefined) {
+      return fail("unavailable", `Tool "${call.name}" is no longer available: ${removed}`);
+    }
     const close = registry.closest(call.name);
     const hint = close.length ? `: did you mean ${close.map((s) => `"${s}"`).join(", ")}?` : "";
     return fail("tool_not_found", `No tool named "${call.name}"${hint}`);
@@ -192,13 +204,18 @@ async function runCore(
     try {
       answer = await hook({ tool: name, input, callId: id, session });
     } catch (err) {
-      return fail("permission_denied", `A PreToolUse hook failed, so "${name}" did not run: ${describeError(err).message}`);
+      return fail(
+        "permission_denied",
+        `A PreToolUse hook failed, so "${name}" did not run: ${describeError(err).message}`,
+      );
     }
     if (!answer) continue;
     if (answer.additionalContext) context.push(answer.additionalContext);
     if (answer.updatedInput) {
       const again = parseInput(tool, answer.updatedInput);
-      if ("error" in again) return fail("invalid_input", `A hook replaced the input with an invalid one: ${again.error}`);
+      if ("error" in again) {
+        return fail("invalid_input", `A hook replaced the input with an invalid one: ${again.error}`);
+      }
       input = again.value;
       summary = safeSummary(tool, input);
     }
@@ -224,7 +241,9 @@ async function runCore(
   if (behavior !== "deny" && hookDecision) behavior = hookDecision;
   if (behavior === "deny") return fail("permission_denied", decision.reason);
   if (behavior === "ask") {
-    if (session.mode === "dontAsk") return fail("permission_denied", `${decision.reason}, and dontAsk mode refuses it`);
+    if (session.mode === "dontAsk") {
+      return fail("permission_denied", `${decision.reason}, and dontAsk mode refuses it`);
+    }
     if (!options.approver) {
       return fail(
         "permission_denied",
@@ -254,7 +273,10 @@ async function runCore(
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   const timer = timeoutMs > 0
-    ? setTimeout(() => controller.abort(new ToolTimeoutError(`"${name}" timed out after ${timeoutMs} ms`)), timeoutMs)
+    ? setTimeout(
+      () => controller.abort(new ToolTimeoutError(`"${name}" timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    )
     : undefined;
   const ctx: ToolContext = {
     cwd: session.cwd,
@@ -299,7 +321,10 @@ function parseInput(tool: Tool, raw: unknown): { value: Record<string, unknown> 
   let value = raw;
   if (typeof raw === "string") {
     if (raw.length > MAX_INPUT_JSON_CHARS) {
-      return { error: `Input for ${tool.name} is ${raw.length} characters of JSON: the limit is ${MAX_INPUT_JSON_CHARS}` };
+      return {
+        error:
+          `Input for ${tool.name} is ${raw.length} characters of JSON: the limit is ${MAX_INPUT_JSON_CHARS}`,
+      };
     }
     const trimmed = raw.trim();
     if (trimmed === "") value = {};
@@ -308,14 +333,20 @@ function parseInput(tool: Tool, raw: unknown): { value: Record<string, unknown> 
         value = JSON.parse(trimmed);
       } catch (err) {
         return {
-          error: `Input for ${tool.name} is not valid JSON: ${(err as Error).message}: send the arguments as one JSON object`,
+          error: `Input for ${tool.name} is not valid JSON: ${
+            (err as Error).message
+          }: send the arguments as one JSON object`,
         };
       }
     }
   }
   if (value === undefined || value === null) value = {};
   if (typeof value !== "object" || Array.isArray(value)) {
-    return { error: `Input for ${tool.name} must be a JSON object, got ${Array.isArray(value) ? "array" : typeof value}` };
+    return {
+      error: `Input for ${tool.name} must be a JSON object, got ${
+        Array.isArray(value) ? "array" : typeof value
+      }`,
+    };
   }
   const result = tool.input.safeParse(value, { reportInput: true });
   if (!result.success) return { error: formatIssues(tool.name, result.error.issues) };

@@ -11,7 +11,13 @@ import type { FlagPolicy } from "../permissions/deno_flags.ts";
 import type { Tool } from "../registry/define_tool.ts";
 import type { Approver, Hooks, ToolEvent, ToolMiddleware } from "../registry/hooks.ts";
 import { ToolRegistry } from "../registry/registry.ts";
-import { executeToolCalls, type RunOptions, runTool, type ToolCallRequest, type ToolCallResult } from "../registry/run_tool.ts";
+import {
+  executeToolCalls,
+  type RunOptions,
+  runTool,
+  type ToolCallRequest,
+  type ToolCallResult,
+} from "../registry/run_tool.ts";
 import { defaultOutputRoot, Session } from "../registry/session.ts";
 import { type BuiltinToolOptions, builtinTools } from "../tools/builtin.ts";
 
@@ -92,7 +98,12 @@ export interface Runtime extends AsyncDisposable {
  * ```
  */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
-  const session = new Session({ roots: options.roots, cwd: options.cwd, mode: options.mode, outputDir: options.outputDir });
+  const session = new Session({
+    roots: options.roots,
+    cwd: options.cwd,
+    mode: options.mode,
+    outputDir: options.outputDir,
+  });
   const all = options.tools ?? builtinTools(options.toolOptions);
   const exclude = new Set(options.excludeTools ?? []);
   const registry = new ToolRegistry(all.filter((t) => !exclude.has(t.name)));
@@ -116,7 +127,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     run: (name, input, extra) => runTool(registry, { name, input }, { ...runOptions, ...extra }),
     runBatch: (calls, extra) => executeToolCalls(registry, calls, { ...runOptions, ...extra }),
     policy: () => ({
-      tools: registry.enabled().map((t) => ({ name: t.name, sideEffect: t.sideEffect, programs: t.programs })),
+      tools: registry.enabled().map((t) => ({
+        name: t.name,
+        sideEffect: t.sideEffect,
+        programs: t.programs,
+      })),
       roots: [...session.roots],
       outputDir: options.outputDir ?? defaultOutputRoot(),
       hosts: options.hosts,

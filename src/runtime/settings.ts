@@ -46,7 +46,8 @@ export function loadSettings(path: string): Settings {
   try {
     text = Deno.readTextFileSync(path);
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return {};
+    // missing, or not readable under the granted permissions (the start-up check says so)
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotCapable) return {};
     throw err;
   }
   try {

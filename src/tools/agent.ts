@@ -32,8 +32,11 @@ export interface AgentToolOptions {
   model: string | (() => string);
   /** The parent's tools; sub-agents get a view of them. */
   registry: ToolRegistry | (() => ToolRegistry);
-  /** Run options for sub-agent tool calls (approver, hooks, rules, preset). Session, signal and env come from the call. */
-  runOptions?: Omit<RunOptions, "session" | "signal">;
+  /**
+   * Run options for sub-agent tool calls (approver, hooks, rules, preset), or a
+   * function giving them. Session, signal, env and fetch come from the call.
+   */
+  runOptions?: RunOptions | (() => RunOptions);
   /** Agent types. Default: the general-purpose type alone. */
   agentTypes?: readonly AgentType[];
   /** Default turn limit of a sub-agent. Default {@link DEFAULT_AGENT_MAX_TURNS}. */
@@ -141,6 +144,7 @@ export function agentTool(options: AgentToolOptions): Tool {
         ...(allowNested ? {} : { exclude: ["Agent"] }),
         ...(input.mode === "plan" || ctx.session.mode === "plan" ? { excludeSideEffects: PLAN_MODE_BLOCKED } : {}),
       });
+      const baseRunOptions = typeof options.runOptions === "function" ? options.runOptions() : options.runOptions;
       const parentModel = typeof options.model === "function" ? options.model : () => options.model as string;
       const model = () => input.model ?? record.type.model ?? parentModel();
       const run = (signal: AbortSignal, onEvent: (e: AgentEvent) => void) => {
@@ -149,7 +153,7 @@ export function agentTool(options: AgentToolOptions): Tool {
           client: options.client,
           model,
           registry: view,
-          runOptions: { ...options.runOptions, session: ctx.session, env: ctx.env, fetch: ctx.fetch },
+          runOptions: { ...baseRunOptions, session: ctx.session, env: ctx.env, fetch: ctx.fetch },
           systemPrompt: record.type.systemPrompt || GENERAL_PURPOSE.systemPrompt,
           history: record.history,
           prompt: input.prompt,

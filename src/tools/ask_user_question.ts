@@ -18,7 +18,7 @@ export const MIN_OPTIONS = 2;
 /** Most options per question. */
 export const MAX_OPTIONS = 4;
 
-const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
+const text = (what: string): z.ZodString => z.string().trim().min(1, `${what} must not be empty`);
 
 const option = z.strictObject({
   label: text("label").describe("The choice as the user sees it, a few words"),
@@ -37,7 +37,11 @@ const question = z.strictObject({
       const seen = new Set<string>();
       for (const [i, o] of opts.entries()) {
         if (seen.has(o.label)) {
-          ctx.addIssue({ code: "custom", path: [i, "label"], message: `label "${o.label}" is used twice: labels must be unique` });
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "label"],
+            message: `label "${o.label}" is used twice: labels must be unique`,
+          });
         }
         seen.add(o.label);
       }
@@ -45,7 +49,15 @@ const question = z.strictObject({
   multiSelect: z.boolean().default(false).describe("Let the user pick several options. Default false"),
 });
 
-const input = z.strictObject({
+/** Input of AskUserQuestion (after defaults). */
+export interface AskUserQuestionInput {
+  /** 1 to 4 questions. */
+  questions: Question[];
+  /** Answers keyed by question text, filled in by a client that already asked. */
+  answers?: Record<string, string>;
+}
+
+const input: z.ZodType<AskUserQuestionInput> = z.strictObject({
   questions: z.array(question)
     .min(1, "ask at least 1 question")
     .max(MAX_QUESTIONS, `ask at most ${MAX_QUESTIONS} questions`)
@@ -67,7 +79,7 @@ const input = z.strictObject({
     .describe("Answers keyed by question text, filled in by the client that collected them; leave it out"),
 });
 
-type Input = z.infer<typeof input>;
+type Input = AskUserQuestionInput;
 
 /** Structured result of AskUserQuestion. */
 export interface AskUserQuestionResult {
@@ -93,7 +105,9 @@ export interface AskUserQuestionResult {
  * console.assert(r.ok && r.text.includes('"Go on?" = "Yes"'));
  * ```
  */
-export function createAskUserQuestionTool(options: InteractionOptions = {}): Tool<Input, AskUserQuestionResult> {
+export function createAskUserQuestionTool(
+  options: InteractionOptions = {},
+): Tool<Input, AskUserQuestionResult> {
   return defineTool({
     name: "AskUserQuestion",
     description: "Asks the user 1 to 4 multiple-choice questions and waits for the answers. Use it when a " +
@@ -117,7 +131,9 @@ export function createAskUserQuestionTool(options: InteractionOptions = {}): Too
         const got = await options.askUser(questions, ctx.signal);
         if (ctx.signal.aborted) throw new AbortedError("The question was cancelled before the user answered");
         if (got === null || typeof got !== "object") {
-          throw new InvalidInputError("The input handler returned no answers: it must resolve with an object");
+          throw new InvalidInputError(
+            "The input handler returned no answers: it must resolve with an object",
+          );
         }
         raw = got as Record<string, unknown>;
       } else {

@@ -28,7 +28,8 @@ interface SettingSpec {
 /** Modes Config may switch to: raising the session to bypassPermissions takes the user's own flag. */
 const SETTABLE_MODES = PERMISSION_MODES.filter((m) => m !== "bypassPermissions");
 
-const HOST = /^(\*|(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?)$/;
+const HOST =
+  /^(\*|(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?)$/;
 
 const SETTINGS: Record<string, SettingSpec> = {
   model: {
@@ -46,7 +47,13 @@ const SETTINGS: Record<string, SettingSpec> = {
           `Config cannot switch to "bypassPermissions": the user has to start paddock with --permission-mode bypassPermissions`,
         );
       }
-      if (!isPermissionMode(v)) throw expected(s, `one of ${SETTABLE_MODES.map((m) => `"${m}"`).join(", ")}`, v);
+      if (!isPermissionMode(v)) {
+        throw expected(
+          s,
+          `one of ${SETTABLE_MODES.map((m) => `"${m}"`).join(", ")}`,
+          v,
+        );
+      }
       return v;
     },
   },
@@ -59,7 +66,8 @@ const SETTINGS: Record<string, SettingSpec> = {
     },
   },
   allowedHosts: {
-    describe: 'hosts the network tools may reach, comma-separated ("example.com,api.github.com", "*" for any)',
+    describe:
+      'hosts the network tools may reach, comma-separated ("example.com,api.github.com", "*" for any)',
     parse: (v, s) => {
       if (typeof v !== "string") throw expected(s, "a comma-separated list of hosts", v);
       const hosts = [...new Set(v.split(/[\s,]+/).filter(Boolean))];
@@ -79,7 +87,9 @@ const SETTINGS: Record<string, SettingSpec> = {
 export const KNOWN_SETTINGS: readonly string[] = Object.keys(SETTINGS);
 
 function expected(setting: string, what: string, got: Raw): InvalidInputError {
-  return new InvalidInputError(`Invalid value for "${setting}": expected ${what}, got ${typeof got} ${JSON.stringify(got)}`);
+  return new InvalidInputError(
+    `Invalid value for "${setting}": expected ${what}, got ${typeof got} ${JSON.stringify(got)}`,
+  );
 }
 
 /**
@@ -119,13 +129,21 @@ function setPath(settings: Settings, path: string, value: unknown): void {
   node[keys[keys.length - 1]] = value;
 }
 
-const input = z.strictObject({
+/** Input of Config. */
+export interface ConfigInput {
+  /** The setting's name. */
+  setting: string;
+  /** The new value; absent for a read. */
+  value?: string | boolean | number;
+}
+
+const input: z.ZodType<ConfigInput> = z.strictObject({
   setting: z.string().describe(`The setting's name: one of ${KNOWN_SETTINGS.join(", ")}`),
   value: z.union([z.string(), z.boolean(), z.number()]).optional()
     .describe("The new value; leave it out to read the current one"),
 });
 
-type Input = z.infer<typeof input>;
+type Input = ConfigInput;
 
 /** Structured result of Config: `value` for a read, `previousValue` and `newValue` for a set. */
 export interface ConfigResult {
@@ -157,7 +175,8 @@ export interface ConfigResult {
  */
 export const configTool: Tool<Input, ConfigResult> = defineTool<Input, ConfigResult>({
   name: "Config",
-  description: "Reads or changes a setting of this project. Without `value` it reports the current value; with " +
+  description:
+    "Reads or changes a setting of this project. Without `value` it reports the current value; with " +
     `\`value\` it changes it for this session and saves it to the project's settings file. Settings: ${
       KNOWN_SETTINGS.map((k) => `${k}: ${SETTINGS[k].describe}`).join("; ")
     }.`,
@@ -168,14 +187,19 @@ export const configTool: Tool<Input, ConfigResult> = defineTool<Input, ConfigRes
   execute: (i, ctx) => {
     const spec = Object.hasOwn(SETTINGS, i.setting) ? SETTINGS[i.setting] : undefined;
     if (!spec) {
-      throw new InvalidInputError(`Unknown setting "${i.setting}": known settings are ${KNOWN_SETTINGS.join(", ")}`);
+      throw new InvalidInputError(
+        `Unknown setting "${i.setting}": known settings are ${KNOWN_SETTINGS.join(", ")}`,
+      );
     }
     const config = sessionConfig(ctx.session);
     const file = settingsPath(ctx.roots[0]);
-    const current = () => Object.hasOwn(config, i.setting) ? config[i.setting] : getPath(loadSettings(file), i.setting);
+    const current = () =>
+      Object.hasOwn(config, i.setting) ? config[i.setting] : getPath(loadSettings(file), i.setting);
     if (i.value === undefined) {
       const value = i.setting === "permissions.defaultMode" ? ctx.session.mode : current();
-      const text = value === undefined ? `"${i.setting}" is not set` : `${i.setting} = ${JSON.stringify(value)}`;
+      const text = value === undefined
+        ? `"${i.setting}" is not set`
+        : `${i.setting} = ${JSON.stringify(value)}`;
       return Promise.resolve({ text, data: { success: true, operation: "get", setting: i.setting, value } });
     }
     const newValue = spec.parse(i.value, i.setting);
@@ -188,12 +212,16 @@ export const configTool: Tool<Input, ConfigResult> = defineTool<Input, ConfigRes
     config[i.setting] = newValue;
     if (i.setting === "permissions.defaultMode") {
       const mode = newValue as PermissionMode;
-      if (mode === "plan" && ctx.session.mode !== "plan") planState(ctx.session).previousMode = ctx.session.mode;
+      if (mode === "plan" && ctx.session.mode !== "plan") {
+        planState(ctx.session).previousMode = ctx.session.mode;
+      }
       ctx.session.setMode(mode);
     }
     ctx.session.emit({ type: "config", setting: i.setting, value: newValue, previousValue });
     return Promise.resolve({
-      text: `${i.setting}: ${JSON.stringify(previousValue ?? null)} -> ${JSON.stringify(newValue)} (saved to ${file})`,
+      text: `${i.setting}: ${JSON.stringify(previousValue ?? null)} -> ${
+        JSON.stringify(newValue)
+      } (saved to ${file})`,
       data: { success: true, operation: "set", setting: i.setting, previousValue, newValue },
     });
   },

@@ -47,9 +47,18 @@ export function currentWorktree(session: Session): WorktreeInfo | undefined {
   return session.slot<{ info?: WorktreeInfo }>("worktree", () => ({})).info;
 }
 
-const input = z.strictObject({
+/** Input of EnterWorktree. */
+export interface EnterWorktreeInput {
+  /** Name of the worktree; generated when absent. */
+  name?: string;
+}
+
+const input: z.ZodType<EnterWorktreeInput> = z.strictObject({
   name: z.string()
-    .regex(NAME, "name must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit")
+    .regex(
+      NAME,
+      "name must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit",
+    )
     .refine((n) => !n.includes("..") && !n.endsWith(".lock") && !n.endsWith("."), {
       message: 'name must not contain ".." nor end with "." or ".lock"',
     })
@@ -57,7 +66,7 @@ const input = z.strictObject({
     .describe("Name of the worktree (letters, digits, . _ -); default: a generated one"),
 });
 
-type Input = z.infer<typeof input>;
+type Input = EnterWorktreeInput;
 
 interface GitResult {
   code: number;
@@ -68,7 +77,14 @@ interface GitResult {
 async function git(args: string[], cwd: string, signal: AbortSignal): Promise<GitResult> {
   let out: Deno.CommandOutput;
   try {
-    out = await new Deno.Command("git", { args, cwd, signal, stdin: "null", stdout: "piped", stderr: "piped" })
+    out = await new Deno.Command("git", {
+      args,
+      cwd,
+      signal,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    })
       .output();
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
@@ -129,17 +145,23 @@ export const enterWorktreeTool: Tool<Input, EnterWorktreeResult> = defineTool({
     const branch = `${WORKTREE_BRANCH_PREFIX}${name}`;
     const base = join(repoRoot, WORKTREES_DIR);
     const path = join(base, name);
-    if (exists(path)) throw new ConflictError(`A worktree folder "${path}" already exists: choose another name`);
+    if (exists(path)) {
+      throw new ConflictError(`A worktree folder "${path}" already exists: choose another name`);
+    }
     const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], repoRoot, signal);
     if (head.code !== 0) {
-      throw new InvalidInputError(`The repository "${repoRoot}" has no commits yet: make a first commit, then try again`);
+      throw new InvalidInputError(
+        `The repository "${repoRoot}" has no commits yet: make a first commit, then try again`,
+      );
     }
     const known = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], repoRoot, signal);
     Deno.mkdirSync(base, { recursive: true });
     // keep the worktrees out of the user's `git status` without touching their .gitignore
     const ignore = join(base, ".gitignore");
     if (!exists(ignore)) Deno.writeTextFileSync(ignore, "*\n");
-    const args = known.code === 0 ? ["worktree", "add", path, branch] : ["worktree", "add", "-b", branch, path, "HEAD"];
+    const args = known.code === 0
+      ? ["worktree", "add", path, branch]
+      : ["worktree", "add", "-b", branch, path, "HEAD"];
     const add = await git(args, repoRoot, signal);
     if (add.code !== 0) {
       throw new ConflictError(`git worktree add failed (exit ${add.code}): ${add.stderr || add.stdout}`);
@@ -147,7 +169,9 @@ export const enterWorktreeTool: Tool<Input, EnterWorktreeResult> = defineTool({
     const real = Deno.realPathSync(path);
     const previousCwd = session.cwd;
     if (!session.setCwd(real)) {
-      throw new PermissionDeniedError(`The worktree "${real}" is outside the workspace roots: it was left in place`);
+      throw new PermissionDeniedError(
+        `The worktree "${real}" is outside the workspace roots: it was left in place`,
+      );
     }
     slot.info = { name, path: real, branch, repoRoot, previousCwd };
     session.emit({ type: "worktree", name, path: real, branch, repoRoot });

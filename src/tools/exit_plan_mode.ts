@@ -54,7 +54,15 @@ export function enterPlanMode(session: Session): void {
   session.setMode("plan");
 }
 
-const input = z.looseObject({
+/** Input of ExitPlanMode: `allowedPrompts` plus any extra keys (such as `plan`). */
+export interface ExitPlanModeInput {
+  /** Permissions the plan needs, by meaning. */
+  allowedPrompts?: AllowedPrompt[];
+  /** Extra keys pass through. */
+  [key: string]: unknown;
+}
+
+const input: z.ZodType<ExitPlanModeInput> = z.looseObject({
   allowedPrompts: z.array(
     z.strictObject({
       tool: z.literal("Bash").describe('The tool the permission is for: "Bash"'),
@@ -64,7 +72,7 @@ const input = z.looseObject({
   ).optional().describe("Permissions the plan needs, described by meaning rather than exact commands"),
 });
 
-type Input = z.infer<typeof input>;
+type Input = ExitPlanModeInput;
 
 /** Structured result of ExitPlanMode. */
 export interface ExitPlanModeResult {
@@ -119,7 +127,10 @@ export function createExitPlanModeTool(options: InteractionOptions = {}): Tool<I
             "and stop; the user can change the permission mode",
         );
       }
-      const allowedPrompts: AllowedPrompt[] = (i.allowedPrompts ?? []).map((p) => ({ tool: p.tool, prompt: p.prompt }));
+      const allowedPrompts: AllowedPrompt[] = (i.allowedPrompts ?? []).map((p) => ({
+        tool: p.tool,
+        prompt: p.prompt,
+      }));
       const plan = typeof i.plan === "string" ? i.plan : undefined;
       const answer = await options.approvePlan({ plan, allowedPrompts, input: { ...i } }, ctx.signal);
       if (ctx.signal.aborted) throw new AbortedError("The plan review was cancelled before a decision");
@@ -134,10 +145,14 @@ export function createExitPlanModeTool(options: InteractionOptions = {}): Tool<I
       }
       // Re-check: the mode may have changed while the person was deciding.
       if (session.mode !== "plan") {
-        throw new ConflictError(`The session left plan mode while the plan was reviewed: it is in "${session.mode}" mode`);
+        throw new ConflictError(
+          `The session left plan mode while the plan was reviewed: it is in "${session.mode}" mode`,
+        );
       }
       const st = planState(session);
-      const mode: PermissionMode = st.previousMode && st.previousMode !== "plan" ? st.previousMode : "default";
+      const mode: PermissionMode = st.previousMode && st.previousMode !== "plan"
+        ? st.previousMode
+        : "default";
       st.previousMode = undefined;
       st.allowedPrompts.push(...allowedPrompts);
       session.setMode(mode);
@@ -145,7 +160,9 @@ export function createExitPlanModeTool(options: InteractionOptions = {}): Tool<I
       const text = [
         `The user approved the plan. The session is now in "${mode}" mode: carry out the plan.`,
         feedback ? `The user added: "${feedback}"` : "",
-        allowedPrompts.length ? `Permissions asked for: ${allowedPrompts.map((p) => `Bash: ${p.prompt}`).join("; ")}` : "",
+        allowedPrompts.length
+          ? `Permissions asked for: ${allowedPrompts.map((p) => `Bash: ${p.prompt}`).join("; ")}`
+          : "",
       ].filter(Boolean).join("\n");
       return { text, data: { approved: true, mode, plan, allowedPrompts, feedback } };
     },

@@ -62,16 +62,26 @@ export function currentTodos(session: Session): TodoItem[] {
   return state(session).todos.map((t) => ({ ...t }));
 }
 
-const nonEmpty = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
+const nonEmpty = (what: string): z.ZodString => z.string().trim().min(1, `${what} must not be empty`);
 
-const input = z.strictObject({
+/** Input of TodoWrite. */
+export interface TodoWriteInput {
+  /** The whole updated list. */
+  todos: TodoItem[];
+}
+
+const input: z.ZodType<TodoWriteInput> = z.strictObject({
   todos: z.array(
     z.strictObject({
-      content: nonEmpty("content").describe("What to do, in the imperative (\"Run the tests\")"),
+      content: nonEmpty("content").describe('What to do, in the imperative ("Run the tests")'),
       status: z.enum(TODO_STATUSES).describe("pending, in_progress (one at a time) or completed"),
-      activeForm: nonEmpty("activeForm").describe("The same task in the present continuous (\"Running the tests\")"),
+      activeForm: nonEmpty("activeForm").describe(
+        'The same task in the present continuous ("Running the tests")',
+      ),
     }),
-  ).max(MAX_TODOS, `at most ${MAX_TODOS} items`).describe("The whole updated list; it replaces the previous one"),
+  ).max(MAX_TODOS, `at most ${MAX_TODOS} items`).describe(
+    "The whole updated list; it replaces the previous one",
+  ),
 });
 
 const MARKS: Record<TodoStatus, string> = { pending: "[ ]", in_progress: "[~]", completed: "[x]" };
@@ -90,7 +100,10 @@ const MARKS: Record<TodoStatus, string> = { pending: "[ ]", in_progress: "[~]", 
  * console.assert(r.ok);
  * ```
  */
-export const todoWriteTool: Tool<z.infer<typeof input>, TodoWriteResult> = defineTool({
+export const todoWriteTool: Tool<TodoWriteInput, TodoWriteResult> = defineTool<
+  TodoWriteInput,
+  TodoWriteResult
+>({
   name: "TodoWrite",
   description: "Keeps a short task list for the current work, visible to the user. Send the whole list " +
     "each time; it replaces the previous one. Use it for work of three steps or more: mark an item " +
@@ -101,7 +114,11 @@ export const todoWriteTool: Tool<z.infer<typeof input>, TodoWriteResult> = defin
   execute: (i, ctx) => {
     const st = state(ctx.session);
     const oldTodos = st.todos;
-    const newTodos: TodoItem[] = i.todos.map((t) => ({ content: t.content, status: t.status, activeForm: t.activeForm }));
+    const newTodos: TodoItem[] = i.todos.map((t) => ({
+      content: t.content,
+      status: t.status,
+      activeForm: t.activeForm,
+    }));
     const cleared = newTodos.length > 0 && newTodos.every((t) => t.status === "completed");
     st.todos = cleared ? [] : newTodos;
     ctx.session.emit({ type: "todos", todos: newTodos.map((t) => ({ ...t })), previous: oldTodos, cleared });

@@ -19,7 +19,10 @@ export function slowTool(name = "Slow"): Tool {
     name,
     description: "Streams then waits",
     sideEffect: "ReadOnly",
-    input: z.strictObject({ ms: z.number().describe("How long to wait"), chunks: z.array(z.string()).describe("Output") }),
+    input: z.strictObject({
+      ms: z.number().describe("How long to wait"),
+      chunks: z.array(z.string()).describe("Output"),
+    }),
     execute: async (input, ctx) => {
       for (const c of input.chunks) ctx.onOutput(c);
       await new Promise<void>((resolve, reject) => {

@@ -4,15 +4,20 @@ import { tempWorkspace } from "../_helpers/workspace.ts";
 
 const CLI = fromFileUrl(new URL("../../cli.ts", import.meta.url));
 const EXAMPLE = fromFileUrl(new URL("../../examples/hello_tool.ts", import.meta.url));
+const SCRIBBLE = fromFileUrl(new URL("../_helpers/mutating_tool.ts", import.meta.url));
+const REPO = fromFileUrl(new URL("../../", import.meta.url)).replace(/\/$/, "");
 
-async function paddock(args: string[], opts: { cwd: string; stdin?: string; flags?: string[] }) {
+async function paddock(
+  args: string[],
+  opts: { cwd: string; stdin?: string; flags?: string[]; env?: Record<string, string> },
+) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...(opts.flags ?? ["-A"]), CLI, ...args],
     cwd: opts.cwd,
     stdin: opts.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { RUST_BACKTRACE: "" },
+    env: { RUST_BACKTRACE: "", ...opts.env },
   }).spawn();
   if (opts.stdin !== undefined) {
     const w = child.stdin.getWriter();
@@ -35,7 +40,9 @@ Deno.test("paddock tools --json prints OpenAI-format definitions", async () => {
 
 Deno.test("paddock exec runs a user tool through the pipeline with exit codes 0, 1 and 2", async () => {
   await using ws = await tempWorkspace();
-  const ok = await paddock(["exec", "--quiet", "--tools", EXAMPLE, "Hello", '{"name":"Ada"}'], { cwd: ws.dir });
+  const ok = await paddock(["exec", "--quiet", "--tools", EXAMPLE, "Hello", '{"name":"Ada"}'], {
+    cwd: ws.dir,
+  });
   assert.equal(ok.code, 0, ok.err);
   assert.equal(ok.out, "Hello, Ada (greeting 1)\n");
   const bad = await paddock(["exec", "--quiet", "--tools", EXAMPLE, "Hello", '{"name":""}'], { cwd: ws.dir });
@@ -70,7 +77,19 @@ Deno.test("paddock exec - runs JSON lines in one session and reports bad lines",
 
 Deno.test("paddock perms prints a least-privilege deno run line that works", async () => {
   await using ws = await tempWorkspace();
-  const r = await paddock(["perms", "--json", "--root", ws.dir, "--", "exec", "--quiet", "--tools", EXAMPLE, "Hello", "{\"name\":\"Z\"}"], {
+  const r = await paddock([
+    "perms",
+    "--json",
+    "--root",
+    ws.dir,
+    "--",
+    "exec",
+    "--quiet",
+    "--tools",
+    EXAMPLE,
+    "Hello",
+    '{"name":"Z"}',
+  ], {
     cwd: ws.dir,
   });
   assert.equal(r.code, 0, r.err);
@@ -78,8 +97,20 @@ Deno.test("paddock perms prints a least-privilege deno run line that works", asy
   assert.equal(flags[0], "--no-prompt");
   assert.ok(!flags.includes("-A") && !flags.includes("--allow-all"));
   assert.match(line, /^deno run --no-prompt /);
-  assert.ok(flags.some((f: string) => f.startsWith("--allow-read=") && f.includes(EXAMPLE)), "the --tools module is readable");
-  const run = await paddock(["exec", "--quiet", "--root", ws.dir, "--tools", EXAMPLE, "Hello", '{"name":"Z"}'], {
+  assert.ok(
+    flags.some((f: string) => f.startsWith("--allow-read=") && f.includes(EXAMPLE)),
+    "the --tools module is readable",
+  );
+  const run = await paddock([
+    "exec",
+    "--quiet",
+    "--root",
+    ws.dir,
+    "--tools",
+    EXAMPLE,
+    "Hello",
+    '{"name":"Z"}',
+  ], {
     cwd: ws.dir,
     flags,
   });
@@ -97,4 +128,47 @@ Deno.test("paddock --help and each command's --help describe the usage", async (
     assert.equal(h.code, 0);
     assert.match(h.out, new RegExp(`^Usage: paddock ${name}`));
   }
+});
+
+Deno.test("A non-interactive exec never waits on a prompt: an unapproved Mutating call is refused", async () => {
+  await using ws = await tempWorkspace();
+  const denied = await paddock(["exec", "--quiet", "--tools", SCRIBBLE, "Scribble", '{"text":"a"}'], { cwd: ws.dir });
+  assert.equal(denied.code, 1);
+  assert.match(denied.err, /needs approval, and no approver is set/);
+  await assert.rejects(Deno.stat(ws.path("notes.txt")));
+  const allowed = await paddock(["exec", "--quiet", "--allow", "Scribble", "--tools", SCRIBBLE, "Scribble", '{"text":"b"}'], {
+    cwd: ws.dir,
+  });
+  assert.equal(allowed.code, 0, allowed.err);
+  const edits = await paddock(
+    ["exec", "--quiet", "--permission-mode", "acceptEdits", "--tools", SCRIBBLE, "Scribble", '{"text":"c"}'],
+    { cwd: ws.dir },
+  );
+  assert.equal(edits.code, 0, edits.err);
+  assert.equal(await Deno.readTextFile(ws.path("notes.txt")), "b\nc\n");
+  const plan = await paddock(["exec", "--quiet", "--permission-mode", "plan", "--allow", "Scribble", "--tools", SCRIBBLE, "Scribble", '{"text":"d"}'], {
+    cwd: ws.dir,
+  });
+  assert.equal(plan.code, 1);
+  assert.match(plan.err, /cannot run in plan mode/);
+});
+
+Deno.test("At start-up a tool whose Deno permission is missing is disabled, naming the flag", async () => {
+  await using ws = await tempWorkspace();
+  const r = await paddock(["exec", "--allow", "Scribble", "--tools", SCRIBBLE, "Scribble", '{"text":"a"}'], {
+    cwd: ws.dir,
+    flags: ["--no-prompt", `--allow-read=${ws.dir},${REPO}`, "--allow-env=PATH"],
+    env: { PATH: ws.dir },
+  });
+  assert.equal(r.code, 1);
+  assert.match(r.err, new RegExp(`missing  Scribble: disabled; run with --allow-write=${ws.dir}`));
+  assert.match(r.err, /program "definitely-not-installed-tool" is not on PATH/);
+  assert.match(r.err, /Tool "Scribble" is disabled: Deno has not granted what it needs/);
+});
+
+Deno.test("Unknown permission modes are usage errors", async () => {
+  await using ws = await tempWorkspace();
+  const r = await paddock(["exec", "--permission-mode", "yolo", "Hello"], { cwd: ws.dir });
+  assert.equal(r.code, 2);
+  assert.match(r.err, /--permission-mode must be one of/);
 });

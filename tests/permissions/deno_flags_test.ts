@@ -3,7 +3,9 @@ import { denoRunLine, type FlagPolicy, toDenoFlags } from "../../mod.ts";
 
 const table: Array<[string, FlagPolicy, string[]]> = [
   ["nothing enabled", { tools: [], roots: ["/w"] }, ["--no-prompt"]],
-  ["in-memory tools need nothing", { tools: [{ name: "TodoWrite", sideEffect: "None" }], roots: ["/w"] }, ["--no-prompt"]],
+  ["in-memory tools need nothing", { tools: [{ name: "TodoWrite", sideEffect: "None" }], roots: ["/w"] }, [
+    "--no-prompt",
+  ]],
   ["read-only reads the roots", { tools: [{ name: "Read", sideEffect: "ReadOnly" }], roots: ["/w", "/x"] }, [
     "--no-prompt",
     "--allow-read=/w,/x",
@@ -12,7 +14,10 @@ const table: Array<[string, FlagPolicy, string[]]> = [
     tools: [{ name: "Grep", sideEffect: "ReadOnly", programs: ["/opt/rg"] }],
     roots: ["/w"],
   }, ["--no-prompt", "--allow-read=/w", "--allow-run=/opt/rg"]],
-  ["mutating reads and writes the roots", { tools: [{ name: "Edit", sideEffect: "Mutating" }], roots: ["/w"] }, [
+  ["mutating reads and writes the roots", {
+    tools: [{ name: "Edit", sideEffect: "Mutating" }],
+    roots: ["/w"],
+  }, [
     "--no-prompt",
     "--allow-read=/w",
     "--allow-write=/w",
@@ -31,7 +36,11 @@ const table: Array<[string, FlagPolicy, string[]]> = [
     roots: ["/w"],
     hosts: ["example.com", "127.0.0.1:8080"],
   }, ["--no-prompt", "--allow-net=example.com,127.0.0.1:8080"]],
-  ["network with any host", { tools: [{ name: "WebFetch", sideEffect: "Network" }], roots: ["/w"], hosts: ["*"] }, [
+  ["network with any host", {
+    tools: [{ name: "WebFetch", sideEffect: "Network" }],
+    roots: ["/w"],
+    hosts: ["*"],
+  }, [
     "--no-prompt",
     "--allow-net",
   ]],
@@ -40,9 +49,13 @@ const table: Array<[string, FlagPolicy, string[]]> = [
     roots: ["/w"],
     modelHost: "api.example.com",
   }, ["--no-prompt", "--allow-net=api.example.com"]],
-  ["blocking needs nothing", { tools: [{ name: "AskUserQuestion", sideEffect: "Blocking" }], roots: ["/w"] }, [
-    "--no-prompt",
-  ]],
+  [
+    "blocking needs nothing",
+    { tools: [{ name: "AskUserQuestion", sideEffect: "Blocking" }], roots: ["/w"] },
+    [
+      "--no-prompt",
+    ],
+  ],
   ["output folder, env and extra reads", {
     tools: [{ name: "Read", sideEffect: "ReadOnly" }],
     roots: ["/w"],
@@ -71,6 +84,10 @@ Deno.test("Deno flags refuse a path Deno's flag syntax cannot carry", () => {
 });
 
 Deno.test("The deno run line quotes what the shell would split", () => {
-  const line = denoRunLine({ tools: [{ name: "Read", sideEffect: "ReadOnly" }], roots: ["/my work"] }, "cli.ts", ["tools"]);
+  const line = denoRunLine(
+    { tools: [{ name: "Read", sideEffect: "ReadOnly" }], roots: ["/my work"] },
+    "cli.ts",
+    ["tools"],
+  );
   assert.equal(line, "deno run --no-prompt '--allow-read=/my work' cli.ts tools");
 });

@@ -46,6 +46,8 @@ Deno.test("The start-up check warns when the process holds more than it needs", 
   }).output();
   const out = JSON.parse(new TextDecoder().decode(stdout));
   const excess: string[] = out.grants.excess;
-  assert.ok(excess.some((e) => e.startsWith("holds --allow-read for everything, but needs only --allow-read=")));
+  assert.ok(
+    excess.some((e) => e.startsWith("holds --allow-read for everything, but needs only --allow-read=")),
+  );
   assert.ok(excess.some((e) => e === "holds --allow-run, which no enabled tool needs"));
 });

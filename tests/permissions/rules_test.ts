@@ -38,6 +38,10 @@ Deno.test("Deny rules win over ask and allow", () => {
     value: "rm -rf x",
   });
   assert.equal(r?.behavior, "deny");
-  assert.equal(evaluateRules({ allow: ["Bash"], ask: ["Bash(git push:*)"] }, { tool: "Bash", value: "git push" })?.behavior, "ask");
+  assert.equal(
+    evaluateRules({ allow: ["Bash"], ask: ["Bash(git push:*)"] }, { tool: "Bash", value: "git push" })
+      ?.behavior,
+    "ask",
+  );
   assert.equal(evaluateRules({}, { tool: "Bash", value: "ls" }), undefined);
 });

@@ -25,7 +25,12 @@ Deno.test("Registry resolves aliases to canonical tools", () => {
 });
 
 Deno.test("Registry lists names in registration order and unregisters by prefix", () => {
-  const reg = new ToolRegistry([echoTool("B"), echoTool("mcp__s__one"), echoTool("A"), echoTool("mcp__s__two")]);
+  const reg = new ToolRegistry([
+    echoTool("B"),
+    echoTool("mcp__s__one"),
+    echoTool("A"),
+    echoTool("mcp__s__two"),
+  ]);
   assert.deepEqual(reg.names(), ["B", "mcp__s__one", "A", "mcp__s__two"]);
   let changes = 0;
   reg.onChange(() => changes++);
@@ -69,7 +74,10 @@ Deno.test("Definitions are OpenAI-format with compact schemas", () => {
     name: "Count",
     description: "Counts",
     sideEffect: "None",
-    input: z.strictObject({ n: z.number().int().describe("How many"), mode: z.enum(["a", "b"]).optional().describe("Mode") }),
+    input: z.strictObject({
+      n: z.number().int().describe("How many"),
+      mode: z.enum(["a", "b"]).optional().describe("Mode"),
+    }),
     execute: () => Promise.resolve("ok"),
   })]);
   const [def] = reg.definitions();
@@ -90,7 +98,11 @@ Deno.test("Adapters register AI SDK and LangChain style tools", async () => {
   await using ws = await tempWorkspace();
   const reg = new ToolRegistry([
     ...fromAiSdkTools({
-      double: { description: "Doubles", inputSchema: z.object({ n: z.number() }), execute: (i: { n: number }) => i.n * 2 },
+      double: {
+        description: "Doubles",
+        inputSchema: z.object({ n: z.number() }),
+        execute: (i: { n: number }) => i.n * 2,
+      },
     }, "None"),
     ...fromLangChainTools([{
       name: "shout",
@@ -99,6 +111,12 @@ Deno.test("Adapters register AI SDK and LangChain style tools", async () => {
       invoke: (i: { s: string }) => i.s.toUpperCase(),
     }], "None"),
   ]);
-  assert.equal((await runTool(reg, { name: "double", input: { n: 21 } }, { session: ws.session })).text, "42");
-  assert.equal((await runTool(reg, { name: "shout", input: { s: "hi" } }, { session: ws.session })).text, "HI");
+  assert.equal(
+    (await runTool(reg, { name: "double", input: { n: 21 } }, { session: ws.session })).text,
+    "42",
+  );
+  assert.equal(
+    (await runTool(reg, { name: "shout", input: { s: "hi" } }, { session: ws.session })).text,
+    "HI",
+  );
 });

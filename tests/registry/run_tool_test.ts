@@ -36,7 +36,9 @@ Deno.test("Invalid input is one error naming every problem", async () => {
     }),
     execute: () => Promise.resolve("ran"),
   })]);
-  const r = await runTool(reg, { name: "Pick", input: { n: "7", mode: "medium", extra: 1 } }, { session: ws.session });
+  const r = await runTool(reg, { name: "Pick", input: { n: "7", mode: "medium", extra: 1 } }, {
+    session: ws.session,
+  });
   assert.equal(r.ok, false);
   assert.equal(r.error?.code, "invalid_input");
   assert.match(r.text, /^Error: Invalid input for Pick: /);
@@ -53,7 +55,9 @@ Deno.test("Malformed and non-object JSON input is refused with the reason", asyn
   assert.match(bad.text, /^Error: Input for Echo is not valid JSON/);
   const arr = await runTool(reg, { name: "Echo", input: "[1,2]" }, { session: ws.session });
   assert.match(arr.text, /must be a JSON object, got array/);
-  const huge = await runTool(reg, { name: "Echo", input: `{"text":"${"x".repeat(6_000_000)}"}` }, { session: ws.session });
+  const huge = await runTool(reg, { name: "Echo", input: `{"text":"${"x".repeat(6_000_000)}"}` }, {
+    session: ws.session,
+  });
   assert.match(huge.text, /the limit is 5000000/);
 });
 
@@ -124,7 +128,9 @@ Deno.test("PreToolUse hooks can deny, replace the input and add context", async 
   const reg = new ToolRegistry([echoTool()]);
   const denied = await runTool(reg, { name: "Echo", input: { text: "secret" } }, {
     session: ws.session,
-    hooks: { preToolUse: [(e) => e.input.text === "secret" ? { decision: "deny", reason: "no secrets" } : undefined] },
+    hooks: {
+      preToolUse: [(e) => e.input.text === "secret" ? { decision: "deny", reason: "no secrets" } : undefined],
+    },
   });
   assert.equal(denied.ok, false);
   assert.match(denied.text, /^Error: Denied by a hook: no secrets/);
@@ -145,23 +151,36 @@ Deno.test("A hook's allow skips the approver but not plan mode", async () => {
   await using ws = await tempWorkspace();
   const reg = new ToolRegistry([echoTool("Change", "Mutating")]);
   const hooks = { preToolUse: [() => ({ decision: "allow" as const })] };
-  assert.equal((await runTool(reg, { name: "Change", input: { text: "x" } }, { session: ws.session, hooks })).ok, true);
+  assert.equal(
+    (await runTool(reg, { name: "Change", input: { text: "x" } }, { session: ws.session, hooks })).ok,
+    true,
+  );
   ws.session.setMode("plan");
-  assert.equal((await runTool(reg, { name: "Change", input: { text: "x" } }, { session: ws.session, hooks })).ok, false);
+  assert.equal(
+    (await runTool(reg, { name: "Change", input: { text: "x" } }, { session: ws.session, hooks })).ok,
+    false,
+  );
 });
 
 Deno.test("PostToolUse and PostToolUseFailure hooks see results and add context", async () => {
   await using ws = await tempWorkspace();
-  const reg = new ToolRegistry([echoTool(), defineTool({
-    name: "Boom",
-    description: "Fails",
-    sideEffect: "None",
-    input: z.strictObject({}),
-    execute: () => Promise.reject(new Error("kaboom")),
-  })]);
+  const reg = new ToolRegistry([
+    echoTool(),
+    defineTool({
+      name: "Boom",
+      description: "Fails",
+      sideEffect: "None",
+      input: z.strictObject({}),
+      execute: () => Promise.reject(new Error("kaboom")),
+    }),
+  ]);
   const seen: string[] = [];
   const hooks = {
-    postToolUse: [(e: { tool: string; result: { ok: boolean } }) => (seen.push(`post:${e.tool}:${e.result.ok}`), { additionalContext: "checked" })],
+    postToolUse: [
+      (
+        e: { tool: string; result: { ok: boolean } },
+      ) => (seen.push(`post:${e.tool}:${e.result.ok}`), { additionalContext: "checked" }),
+    ],
     postToolUseFailure: [(e: { tool: string }) => void seen.push(`fail:${e.tool}`)],
   };
   const ok = await runTool(reg, { name: "Echo", input: { text: "x" } }, { session: ws.session, hooks });
@@ -210,7 +229,9 @@ Deno.test("Aborting a call stops it, and an aborted batch gives every later call
   ], { session: ws.session, signal: ac.signal, approver: () => Promise.resolve(true) });
   assert.deepEqual(results.map((r) => r.id), ["1", "2", "3"]);
   assert.equal(results[0].error?.code, "aborted");
-  assert.ok(results.slice(1).every((r) => r.error?.code === "aborted" && r.text.startsWith("Error: Interrupted")));
+  assert.ok(
+    results.slice(1).every((r) => r.error?.code === "aborted" && r.text.startsWith("Error: Interrupted")),
+  );
 });
 
 Deno.test("Read-only calls of a batch run in parallel, others in order", async () => {

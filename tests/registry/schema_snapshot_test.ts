@@ -21,8 +21,14 @@ Deno.test("Every built-in tool schema is one an OpenAI-compatible endpoint accep
     const json = JSON.stringify(parameters);
     assert.ok(!json.includes('"$schema"'), `${name} has $schema`);
     assert.ok(!json.includes("9007199254740991"), `${name} has ±2^53 bounds`);
-    if (!PASSTHROUGH.has(name)) assert.equal(parameters.additionalProperties, false, `${name} must be strict`);
-    for (const [prop, schema] of Object.entries((parameters.properties ?? {}) as Record<string, { description?: string }>)) {
+    if (!PASSTHROUGH.has(name)) {
+      assert.equal(parameters.additionalProperties, false, `${name} must be strict`);
+    }
+    for (
+      const [prop, schema] of Object.entries(
+        (parameters.properties ?? {}) as Record<string, { description?: string }>,
+      )
+    ) {
       assert.ok(schema.description, `${name}.${prop} has no description`);
     }
   }
@@ -39,5 +45,9 @@ Deno.test("Built-in tool schemas match the pinned snapshot", async () => {
   }
   if (update) await Deno.writeTextFile(SNAPSHOT, text);
   const pinned = JSON.parse(await Deno.readTextFile(SNAPSHOT));
-  assert.deepEqual(current, pinned, "a tool schema changed: if on purpose, update the snapshot (see the top of this file)");
+  assert.deepEqual(
+    current,
+    pinned,
+    "a tool schema changed: if on purpose, update the snapshot (see the top of this file)",
+  );
 });

@@ -20,7 +20,12 @@ Deno.test("AskUserQuestion returns the handler's answers keyed by question", asy
     input: {
       questions: [
         { question: "Which database?", header: "Database", options: opts("Postgres", "SQLite") },
-        { question: "Which extras?", header: "Extras", options: opts("Cache", "Metrics", "Tracing"), multiSelect: true },
+        {
+          question: "Which extras?",
+          header: "Extras",
+          options: opts("Cache", "Metrics", "Tracing"),
+          multiSelect: true,
+        },
       ],
     },
   }, { session: ws.session });
@@ -79,7 +84,9 @@ Deno.test("AskUserQuestion refuses repeated questions and labels, long headers a
 
   const few = await run({ questions: [{ question: "Q?", header: "H", options: opts("Only") }] });
   assert.match(few.text, /give at least 2 options/);
-  const many = await run({ questions: [{ question: "Q?", header: "H", options: opts("1", "2", "3", "4", "5") }] });
+  const many = await run({
+    questions: [{ question: "Q?", header: "H", options: opts("1", "2", "3", "4", "5") }],
+  });
   assert.match(many.text, /give at most 4 options/);
   const none = await run({ questions: [] });
   assert.match(none.text, /ask at least 1 question/);

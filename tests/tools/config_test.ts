@@ -18,7 +18,11 @@ Deno.test("Config sets the model, saves it to the settings file and tells the se
   assert.equal(read.ok, true, read.text);
   assert.deepEqual(read.data, { success: true, operation: "get", setting: "model", value: "old-model" });
 
-  const set = await runTool(reg(), { name: "Config", input: { setting: "model", value: "gpt-4o-mini" } }, opts);
+  const set = await runTool(
+    reg(),
+    { name: "Config", input: { setting: "model", value: "gpt-4o-mini" } },
+    opts,
+  );
   assert.equal(set.ok, true, set.text);
   assert.deepEqual(set.data as ConfigResult, {
     success: true,
@@ -38,10 +42,14 @@ Deno.test("Config sets the model, saves it to the settings file and tells the se
 
 Deno.test("Config refuses unknown settings with the list and checks value types", async () => {
   await using ws = await tempWorkspace();
-  const run = (input: unknown) => runTool(reg(), { name: "Config", input }, { session: ws.session, approver });
+  const run = (input: unknown) =>
+    runTool(reg(), { name: "Config", input }, { session: ws.session, approver });
   const unknown = await run({ setting: "theme", value: "dark" });
   assert.equal(unknown.error?.code, "invalid_input");
-  assert.match(unknown.text, /Unknown setting "theme": known settings are model, permissions\.defaultMode, sandbox/);
+  assert.match(
+    unknown.text,
+    /Unknown setting "theme": known settings are model, permissions\.defaultMode, sandbox/,
+  );
   const sandbox = await run({ setting: "sandbox", value: "maybe" });
   assert.match(sandbox.text, /Invalid value for "sandbox": expected true or false, got string "maybe"/);
   const model = await run({ setting: "model", value: 4 });
@@ -60,7 +68,8 @@ Deno.test("Config refuses unknown settings with the list and checks value types"
 
 Deno.test("Config converts booleans and host lists and switches the permission mode", async () => {
   await using ws = await tempWorkspace();
-  const run = (input: unknown) => runTool(reg(), { name: "Config", input }, { session: ws.session, approver });
+  const run = (input: unknown) =>
+    runTool(reg(), { name: "Config", input }, { session: ws.session, approver });
   assert.equal((await run({ setting: "sandbox", value: "true" })).ok, true);
   assert.equal((await run({ setting: "allowedHosts", value: "example.com,api.github.com:443" })).ok, true);
   const mode = await run({ setting: "permissions.defaultMode", value: "acceptEdits" });
@@ -83,7 +92,10 @@ Deno.test("Config reads in plan mode but cannot change a setting there", async (
   });
   assert.equal(read.ok, true, read.text);
   assert.equal((read.data as ConfigResult).value, "plan");
-  const set = await runTool(reg(), { name: "Config", input: { setting: "permissions.defaultMode", value: "default" } }, {
+  const set = await runTool(reg(), {
+    name: "Config",
+    input: { setting: "permissions.defaultMode", value: "default" },
+  }, {
     session: ws.session,
     approver,
   });
@@ -99,7 +111,10 @@ Deno.test("Config asks before a change in default mode and not before a read", a
     asked.push(req.sideEffect);
     return Promise.resolve(false);
   };
-  const read = await runTool(reg(), { name: "Config", input: { setting: "model" } }, { session: ws.session, approver: deny });
+  const read = await runTool(reg(), { name: "Config", input: { setting: "model" } }, {
+    session: ws.session,
+    approver: deny,
+  });
   assert.equal(read.ok, true);
   const set = await runTool(reg(), { name: "Config", input: { setting: "model", value: "m" } }, {
     session: ws.session,

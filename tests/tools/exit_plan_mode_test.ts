@@ -46,14 +46,20 @@ Deno.test("Plan mode blocks a Mutating tool until ExitPlanMode is approved", asy
   assert.equal(await Deno.readTextFile(file), "before\n");
 
   const plan = { plan: "1. Change notes.txt", allowedPrompts: [{ tool: "Bash", prompt: "run the tests" }] };
-  const rejected = await runTool(reg, { name: "ExitPlanMode", input: plan }, { session: ws.session, approver });
+  const rejected = await runTool(reg, { name: "ExitPlanMode", input: plan }, {
+    session: ws.session,
+    approver,
+  });
   assert.equal(rejected.ok, false);
   assert.match(rejected.text, /did not approve the plan: "Also update the changelog"/);
   assert.equal(ws.session.mode, "plan");
   const stillBlocked = await runTool(reg, edit, { session: ws.session, approver });
   assert.equal(stillBlocked.error?.code, "permission_denied");
 
-  const approved = await runTool(reg, { name: "ExitPlanMode", input: plan }, { session: ws.session, approver });
+  const approved = await runTool(reg, { name: "ExitPlanMode", input: plan }, {
+    session: ws.session,
+    approver,
+  });
   assert.equal(approved.ok, true, approved.text);
   assert.equal(ws.session.mode, "default");
   assert.equal(reviewed.length, 2);
@@ -70,9 +76,15 @@ Deno.test("ExitPlanMode returns to the mode the session had before plan mode", a
   await using ws = await tempWorkspace();
   const events: SessionEvent[] = [];
   ws.session.on((e) => events.push(e));
-  const reg = new ToolRegistry([configTool, createExitPlanModeTool({ approvePlan: () => Promise.resolve(true) })]);
+  const reg = new ToolRegistry([
+    configTool,
+    createExitPlanModeTool({ approvePlan: () => Promise.resolve(true) }),
+  ]);
   ws.session.setMode("acceptEdits");
-  const toPlan = await runTool(reg, { name: "Config", input: { setting: "permissions.defaultMode", value: "plan" } }, {
+  const toPlan = await runTool(reg, {
+    name: "Config",
+    input: { setting: "permissions.defaultMode", value: "plan" },
+  }, {
     session: ws.session,
   });
   assert.equal(toPlan.ok, true, toPlan.text);
@@ -99,7 +111,10 @@ Deno.test("ExitPlanMode outside plan mode or without an approver says what is wr
   assert.match(outside.text, /only applies in plan mode: the session is in "default" mode/);
 
   ws.session.setMode("plan");
-  const noApprover = await runTool(new ToolRegistry([createExitPlanModeTool()]), { name: "ExitPlanMode", input: {} }, {
+  const noApprover = await runTool(new ToolRegistry([createExitPlanModeTool()]), {
+    name: "ExitPlanMode",
+    input: {},
+  }, {
     session: ws.session,
   });
   assert.equal(noApprover.error?.code, "unavailable");
@@ -123,7 +138,10 @@ Deno.test("ExitPlanMode passes extra keys through but checks allowedPrompts", as
     session: ws.session,
   });
   assert.equal(seen.planFilePath, "/tmp/p.md");
-  const bad = await runTool(reg, { name: "ExitPlanMode", input: { allowedPrompts: [{ tool: "Edit", prompt: "" }] } }, {
+  const bad = await runTool(reg, {
+    name: "ExitPlanMode",
+    input: { allowedPrompts: [{ tool: "Edit", prompt: "" }] },
+  }, {
     session: ws.session,
   });
   assert.equal(bad.error?.code, "invalid_input");

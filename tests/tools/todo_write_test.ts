@@ -46,7 +46,9 @@ Deno.test("TodoWrite clears the stored list when every item is completed", async
   assert.equal((r.data as TodoWriteResult).cleared, true);
   assert.deepEqual((r.data as TodoWriteResult).newTodos, done);
   assert.deepEqual(currentTodos(ws.session), []);
-  const next = await runTool(reg(), { name: "TodoWrite", input: { todos: [done[0]] } }, { session: ws.session });
+  const next = await runTool(reg(), { name: "TodoWrite", input: { todos: [done[0]] } }, {
+    session: ws.session,
+  });
   assert.deepEqual((next.data as TodoWriteResult).oldTodos, [], "the cleared list is the old one next time");
 });
 

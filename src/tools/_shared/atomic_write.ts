@@ -65,7 +65,7 @@ export async function atomicWriteFile(
         off += await file.write(data.subarray(off, Math.min(data.length, off + (1 << 22))));
       }
       await file.sync();
-      if (mode !== undefined) await file.chmod(mode & 0o7777);
+      if (mode !== undefined) await Deno.chmod(temp, mode & 0o7777);
     } finally {
       file.close();
     }

@@ -47,6 +47,8 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Stops the walk. */
   signal?: AbortSignal;
+  /** Folders to leave out (path relative to the root, and name). */
+  skipDir?: (rel: string, name: string) => boolean;
   /** Called for each file with its path relative to the root; return false to stop. */
   onFile: (rel: string, node: DirNode, index: number, dir: string) => boolean | void;
 }
@@ -140,7 +142,9 @@ export class FileIndex {
         if (name === ".git") continue;
         const abs = `${frame.dir}/${name}`;
         if (checks && isIgnored(f.chain, abs, name, true)) continue;
-        stack.push({ dir: abs, rel: frame.rel ? `${frame.rel}/${name}` : name, chain: f.chain, inGit: f.inGit, depth: frame.depth + 1 });
+        const rel = frame.rel ? `${frame.rel}/${name}` : name;
+        if (options.skipDir?.(rel, name)) continue;
+        stack.push({ dir: abs, rel, chain: f.chain, inGit: f.inGit, depth: frame.depth + 1 });
       }
     }
     return true;

@@ -99,6 +99,19 @@ function createService(options: HtmlToMarkdownOptions, found: { title?: string }
   });
   service.remove([...DROPPED_TAGS]);
   service.remove((node) => isChrome(node));
+  service.addRule("listItem", {
+    filter: ["li"],
+    replacement: (content, node) => {
+      const parent = node.parentNode;
+      let prefix = "- ";
+      if (parent?.nodeName === "OL") {
+        const start = Number(parent.getAttribute("start") ?? 1) || 1;
+        prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const body = content.replace(/^\n+/, "").replace(/\n+$/, "\n").replace(/\n/gm, `\n${" ".repeat(prefix.length)}`);
+      return prefix + body + (node.nextSibling && !/\n$/.test(body) ? "\n" : "");
+    },
+  });
   service.addRule("title", {
     filter: ["title"],
     replacement: (_content, node) => {

@@ -66,7 +66,9 @@ export function resolveSafePath(
   if (!isInside(real, ctx.roots)) {
     const via = real !== requested ? ` (it resolves to "${real}")` : "";
     throw new PermissionDeniedError(
-      `Cannot access "${requested}"${via}: outside the workspace ${ctx.roots.map((r) => `"${r}"`).join(", ")}`,
+      `Cannot access "${requested}"${via}: outside the workspace ${
+        ctx.roots.map((r) => `"${r}"`).join(", ")
+      }`,
     );
   }
   let info: Deno.FileInfo | undefined;
@@ -83,7 +85,9 @@ export function resolveSafePath(
     if (kind === "dir") throw new InvalidInputError(`"${requested}" is a file, not a directory`);
   } else if (info.isDirectory) {
     if (kind === "file") {
-      throw new InvalidInputError(`"${requested}" is a directory, not a file: use Glob or Bash "ls" to list it`);
+      throw new InvalidInputError(
+        `"${requested}" is a directory, not a file: use Glob or Bash "ls" to list it`,
+      );
     }
   } else {
     throw new InvalidInputError(`"${requested}" is a device, socket or pipe, not a regular file: refused`);

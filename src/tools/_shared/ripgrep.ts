@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { dirname, fromFileUrl, join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** How Deno names platforms and CPUs, mapped to `@vscode/ripgrep`'s package suffixes. */
 const PLATFORM: Readonly<Record<string, string>> = { linux: "linux", darwin: "darwin", windows: "win32" };
@@ -37,7 +38,7 @@ function vscodeRipgrep(): string | undefined {
   if (!platform || !arch) return undefined;
   let entry: string;
   try {
-    entry = fromFileUrl(import.meta.resolve("@vscode/ripgrep"));
+    entry = fileURLToPath(import.meta.resolve("@vscode/ripgrep"));
   } catch {
     return undefined;
   }
@@ -152,4 +153,89 @@ async function collectStderr(stream: ReadableStream<Uint8Array>): Promise<string
     if (text.length < MAX_STDERR) text += decoder.decode(chunk, { stream: true });
   }
   return text.slice(0, MAX_STDERR);
+}
+
+/** Output modes of Grep. */
+export type GrepMode = "content" | "files_with_matches" | "count";
+
+/** One search, engine-neutral: what rg's flags say. */
+export interface GrepQuery {
+  /** The regex (ripgrep syntax). */
+  pattern: string;
+  /** Output mode. */
+  mode: GrepMode;
+  /** `-i`. */
+  caseInsensitive: boolean;
+  /** `-n` (content mode). */
+  lineNumbers: boolean;
+  /** Lines of context before each match (content mode). */
+  before: number;
+  /** Lines of context after each match (content mode). */
+  after: number;
+  /** `--glob` patterns, in order (a leading `!` excludes). */
+  globs: readonly string[];
+  /** `--type`. */
+  type?: string;
+  /** `-U --multiline-dotall`. */
+  multiline: boolean;
+  /** Apply ignore files (else `--no-ignore`). */
+  respectIgnore: boolean;
+  /** Folder rg runs in (the session cwd). */
+  cwd: string;
+  /** The path argument, relative to `cwd` when inside it; undefined to search `cwd` itself. */
+  target?: string;
+}
+
+/** Longest line printed whole; longer ones are cut to a preview. */
+export const MAX_COLUMNS = 500;
+
+/**
+ * The rg argv for a query (no shell: each value is its own argument, and the
+ * pattern goes after `-e` so a leading `-` is not read as a flag).
+ *
+ * @example
+ * ```ts
+ * import { rgArgs } from "./ripgrep.ts";
+ * const args = rgArgs({
+ *   pattern: "-x", mode: "files_with_matches", caseInsensitive: true, lineNumbers: false,
+ *   before: 0, after: 0, globs: [], multiline: false, respectIgnore: true, cwd: "/w",
+ * });
+ * console.assert(args.includes("-l") && args.includes("-i") && args[args.indexOf("-e") + 1] === "-x");
+ * ```
+ */
+export function rgArgs(q: GrepQuery): string[] {
+  const args = ["--no-config", "--color", "never", "--no-heading", "--with-filename", "--hidden"];
+  if (q.mode === "files_with_matches") args.push("--files-with-matches");
+  else if (q.mode === "count") args.push("--count");
+  else {
+    args.push(q.lineNumbers ? "--line-number" : "--no-line-number");
+    if (q.before > 0) args.push("--before-context", String(q.before));
+    if (q.after > 0) args.push("--after-context", String(q.after));
+    args.push("--max-columns", String(MAX_COLUMNS), "--max-columns-preview", "--sort", "path");
+  }
+  if (q.caseInsensitive) args.push("--ignore-case");
+  if (q.multiline) args.push("--multiline", "--multiline-dotall");
+  if (!q.respectIgnore) args.push("--no-ignore");
+  if (q.type) args.push("--type", q.type);
+  for (const g of q.globs) args.push("--glob", g);
+  args.push("--glob", "!.git", "--regexp", q.pattern);
+  if (q.target !== undefined) args.push("--", q.target);
+  return args;
+}
+
+/**
+ * Orders paths as `rg --sort path` does: folder by folder, names compared
+ * byte-wise (so `a/b` comes before `a.b`).
+ */
+export function comparePaths(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x === 47) return -1;
+    if (y === 47) return 1;
+    return x - y;
+  }
+  return a.length - b.length;
 }

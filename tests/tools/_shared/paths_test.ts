@@ -31,9 +31,15 @@ Deno.test("Path safety refuses a symlink inside the workspace that points outsid
     (e: Error) => e instanceof PermissionDeniedError && /resolves to "\/etc\/passwd"/.test(e.message),
   );
   await Deno.symlink("/etc", ws.path("etcdir"));
-  assert.throws(() => resolveSafePath(ws.path("etcdir/new-file"), ws.session, { mustExist: false }), PermissionDeniedError);
+  assert.throws(
+    () => resolveSafePath(ws.path("etcdir/new-file"), ws.session, { mustExist: false }),
+    PermissionDeniedError,
+  );
   await Deno.symlink("/nonexistent-target/file", ws.path("dangling"));
-  assert.throws(() => resolveSafePath(ws.path("dangling"), ws.session, { mustExist: false }), PermissionDeniedError);
+  assert.throws(
+    () => resolveSafePath(ws.path("dangling"), ws.session, { mustExist: false }),
+    PermissionDeniedError,
+  );
 });
 
 Deno.test("Path safety accepts a symlink that stays inside", async () => {

@@ -1,0 +1,128 @@
+/**
+ * What `paddock run` and `paddock chat` share: their flags, the model
+ * configuration check, and a runtime with the built-in tools, the terminal
+ * handlers and the Agent tool wired to the configured endpoint.
+ *
+ * @module
+ */
+import type { AgentOptions } from "../loop/agent_loop.ts";
+import { loadAgentTypes } from "../loop/agent_types.ts";
+import { createModelClient, type ModelClient } from "../loop/client.ts";
+import { type ModelConfig, modelHost, resolveModelConfig, sessionModel } from "../loop/model_config.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { agentTool } from "../tools/agent.ts";
+import { builtinTools } from "../tools/builtin.ts";
+import { terminalApprover } from "./approver.ts";
+import { type CliIo, UsageError } from "./command.ts";
+import { terminalInteraction } from "./interactive.ts";
+import { resolveConfig, type RuntimeFlagValues, startRuntime } from "./options.ts";
+import { createRenderer, type Renderer } from "./render.ts";
+
+/** parseArgs specs of the agent commands (merged with the runtime flags). */
+export const AGENT_FLAGS = {
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  "max-turns": { type: "string" },
+  "max-tokens": { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+/** Help lines for {@link AGENT_FLAGS}. */
+export const AGENT_FLAGS_HELP = `Model options:
+  --model <name>             Model name (default: PADDOCK_MODEL, then "model" in .paddock/settings.json)
+  --base-url <url>           OpenAI-compatible endpoint (default: OPENAI_BASE_URL, then "baseUrl" in settings,
+                             then https://api.openai.com/v1 when OPENAI_API_KEY is set)
+  --max-turns <n>            Most model turns per prompt (default 50)
+  --max-tokens <n>           Token budget per prompt: no new turn once it is used up
+  --json                     Print the event stream as JSON lines on stdout`;
+
+/** The values parseArgs gives for the agent commands. */
+export interface AgentFlagValues extends RuntimeFlagValues {
+  /** --model */
+  model?: string;
+  /** --base-url */
+  "base-url"?: string;
+  /** --max-turns */
+  "max-turns"?: string;
+  /** --max-tokens */
+  "max-tokens"?: string;
+  /** --json */
+  json?: boolean;
+}
+
+/** A runtime ready for the loop. */
+export interface AgentSetup {
+  /** The runtime (tools, session, run options). */
+  runtime: Runtime;
+  /** The endpoint. */
+  client: ModelClient;
+  /** The configuration resolved at start. */
+  model: ModelConfig;
+  /** Renders events to the terminal or as JSON. */
+  renderer: Renderer;
+  /** Loop options every prompt shares (add prompt, history, signal). */
+  loopOptions: Omit<AgentOptions, "prompt" | "history" | "signal">;
+}
+
+/**
+ * Checks the model configuration and builds the runtime. Returns an exit
+ * code (2) after printing what to set when no model is configured.
+ */
+export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<AgentSetup | number> {
+  const maxTurns = positiveInt(values["max-turns"], "--max-turns");
+  const maxTokens = positiveInt(values["max-tokens"], "--max-tokens");
+  const resolved = resolveConfig(values, io);
+  const found = resolveModelConfig({ model: values.model, baseUrl: values["base-url"] }, io.env, resolved.settings);
+  if (!found.ok) {
+    io.err(`paddock: ${found.message}\n`);
+    return 2;
+  }
+  const config = found.config;
+  let agentTypes;
+  try {
+    agentTypes = loadAgentTypes(resolved.runtime.roots![0]);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const client = createModelClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
+  let runtime: Runtime | undefined;
+  const model = () => (runtime ? sessionModel(runtime.session, config.model) : config.model);
+  const approver = terminalApprover(io);
+  const agent = agentTool({
+    client,
+    model,
+    registry: () => runtime!.registry,
+    runOptions: () => runtime!.runOptions,
+    agentTypes,
+  });
+  // tools never see the model key
+  const { OPENAI_API_KEY: _key, ...env } = io.env;
+  const started = await startRuntime(values, io, {
+    approver,
+    env,
+    modelHost: modelHost(config.baseUrl),
+    tools: [...builtinTools({ interaction: terminalInteraction(io) }), agent],
+  });
+  runtime = started.runtime;
+  return {
+    runtime,
+    client,
+    model: config,
+    renderer: createRenderer(io, { json: values.json, color: io.isTerminal && !io.env.NO_COLOR }),
+    loopOptions: {
+      client,
+      model,
+      registry: runtime.registry,
+      runOptions: runtime.runOptions,
+      maxTurns,
+      maxTokens,
+    },
+  };
+}
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number above 0, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,230 @@
+/**
+ * Every configured MCP server of a session, and the one call the CLI and
+ * library users make: {@link attachMcpServers}.
+ *
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { NotFoundError } from "../errors.ts";
+import type { Tool } from "../registry/define_tool.ts";
+import type { ToolRegistry } from "../registry/registry.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { listMcpResourcesTool } from "../tools/list_mcp_resources.ts";
+import { readMcpResourceTool } from "../tools/read_mcp_resource.ts";
+import {
+  INHERITED_ENV_VARS,
+  McpConnection,
+  type McpConnectionOptions,
+  type McpResourceEntry,
+  type McpResourceTemplateEntry,
+  type McpServerState,
+} from "./client.ts";
+import { loadMcpConfig, type McpConfig } from "./config.ts";
+
+/** Options of {@link McpManager}: those of every connection but the registry. */
+export type McpManagerOptions = Omit<McpConnectionOptions, "registry">;
+
+/** One server's state, for `paddock tools`, logs and UIs. */
+export interface McpServerStatus {
+  /** Name as configured. */
+  name: string;
+  /** Transport. */
+  type: "stdio" | "http";
+  /** Where the connection is. */
+  state: McpServerState;
+  /** Registry names of its tools now. */
+  tools: string[];
+  /** Why it last failed or went away. */
+  error?: string;
+}
+
+/** What the resource tools need from the manager. */
+export interface McpResourceSource {
+  /** Configured server names. */
+  readonly serverNames: readonly string[];
+  /** Resources and templates of one server or all; failures per server are reported, not thrown. */
+  listResources(server: string | undefined, signal?: AbortSignal): Promise<McpResourceListing>;
+  /** Reads one resource. */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
+}
+
+/** Result of {@link McpResourceSource.listResources}. */
+export interface McpResourceListing {
+  /** Resources, by server in config order. */
+  resources: McpResourceEntry[];
+  /** Resource templates. */
+  templates: McpResourceTemplateEntry[];
+  /** Servers that could not be listed, with the reason. */
+  errors: { server: string; message: string }[];
+}
+
+/**
+ * Connects a set of servers into one registry.
+ *
+ * @example
+ * ```ts
+ * import { McpManager } from "./manager.ts";
+ * import { ToolRegistry } from "../registry/registry.ts";
+ * await using m = new McpManager({ servers: {}, warnings: [] }, new ToolRegistry());
+ * console.assert((await m.start()).length === 0);
+ * ```
+ */
+export class McpManager implements McpResourceSource, AsyncDisposable {
+  /** The servers file it was made from. */
+  readonly config: McpConfig;
+  #connections = new Map<string, McpConnection>();
+
+  /** Creates a connection per server; nothing starts until {@link start}. */
+  constructor(config: McpConfig, registry: ToolRegistry, options: McpManagerOptions = {}) {
+    this.config = config;
+    for (const [name, server] of Object.entries(config.servers)) {
+      this.#connections.set(name, new McpConnection(name, server, { ...options, registry }));
+    }
+  }
+
+  /** Configured server names, in config order. */
+  get serverNames(): string[] {
+    return [...this.#connections.keys()];
+  }
+
+  /**
+   * Starts every server in parallel. A server that fails is reported in the
+   * status (and retried in the background); it does not fail the others.
+   */
+  async start(signal?: AbortSignal): Promise<McpServerStatus[]> {
+    await Promise.all([...this.#connections.values()].map((c) => c.start(signal).catch(() => {})));
+    return this.status();
+  }
+
+  /** The state of every server. */
+  status(): McpServerStatus[] {
+    return [...this.#connections.values()].map((c) => ({
+      name: c.server,
+      type: c.config.type,
+      state: c.state,
+      tools: c.toolNames,
+      ...(c.lastError ? { error: c.lastError } : {}),
+    }));
+  }
+
+  /** The connection of a server; throws {@link NotFoundError} naming the configured ones. */
+  connection(server: string): McpConnection {
+    const c = this.#connections.get(server);
+    if (!c) {
+      const names = this.serverNames.map((n) => `"${n}"`).join(", ") || "none";
+      throw new NotFoundError(`No MCP server named "${server}": the configured servers are ${names}`);
+    }
+    return c;
+  }
+
+  /** Resources and templates of one server, or of every connected server. */
+  async listResources(server: string | undefined, signal?: AbortSignal): Promise<McpResourceListing> {
+    const targets = server === undefined ? [...this.#connections.values()] : [this.connection(server)];
+    const out: McpResourceListing = { resources: [], templates: [], errors: [] };
+    const results = await Promise.all(targets.map((c) =>
+      c.listResources(signal).then(
+        (r) => ({ c, r }),
+        (err: Error) => ({ c, err }),
+      )
+    ));
+    for (const item of results) {
+      if ("err" in item) {
+        if (server !== undefined) throw item.err;
+        out.errors.push({ server: item.c.server, message: item.err.message });
+      } else {
+        out.resources.push(...item.r.resources);
+        out.templates.push(...item.r.templates);
+      }
+    }
+    return out;
+  }
+
+  /** Reads one resource from one server. */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.connection(server).readResource(uri, signal);
+  }
+
+  /** Closes every connection (tools unregistered, processes stopped). */
+  async close(): Promise<void> {
+    await Promise.all([...this.#connections.values()].map((c) => c.close()));
+  }
+
+  /** Same as {@link close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/**
+ * The ListMcpResources and ReadMcpResource tools over a manager (or any
+ * {@link McpResourceSource}).
+ *
+ * @example
+ * ```ts
+ * import { McpManager, mcpResourceTools } from "./manager.ts";
+ * import { ToolRegistry } from "../registry/registry.ts";
+ * const tools = mcpResourceTools(new McpManager({ servers: {}, warnings: [] }, new ToolRegistry()));
+ * console.assert(tools.map((t) => t.name).join() === "ListMcpResources,ReadMcpResource");
+ * ```
+ */
+export function mcpResourceTools(source: McpResourceSource): Tool[] {
+  return [listMcpResourcesTool(source), readMcpResourceTool(source)];
+}
+
+/** Options of {@link attachMcpServers}. */
+export interface AttachMcpOptions extends Partial<McpManagerOptions> {
+  /** Cancels the start. */
+  signal?: AbortSignal;
+  /** Register ListMcpResources and ReadMcpResource when at least one server is configured. Default true. */
+  resourceTools?: boolean;
+}
+
+/**
+ * Reads a servers file, connects every server, registers their tools into
+ * `runtime.registry` (and the two resource tools when any server is
+ * configured), and closes them all when the runtime's session closes. A
+ * server that fails to start does not throw: see `manager.status()`.
+ *
+ * @example
+ * ```ts
+ * import { attachMcpServers } from "./manager.ts";
+ * import { createRuntime } from "../runtime/runtime.ts";
+ * const file = Deno.makeTempFileSync({ suffix: ".json" });
+ * Deno.writeTextFileSync(file, '{"mcpServers":{}}');
+ * await using rt = createRuntime({ tools: [] });
+ * const manager = await attachMcpServers(rt, file);
+ * console.assert(manager.serverNames.length === 0 && !rt.registry.has("ListMcpResources"));
+ * Deno.removeSync(file);
+ * ```
+ */
+export async function attachMcpServers(
+  runtime: Runtime,
+  configPath: string,
+  options: AttachMcpOptions = {},
+): Promise<McpManager> {
+  const env = runtime.options.env;
+  const config = await loadMcpConfig(configPath, { env: env ?? {}, signal: options.signal });
+  const { signal, resourceTools, ...rest } = options;
+  const manager = new McpManager(config, runtime.registry, {
+    roots: runtime.session.roots,
+    cwd: runtime.session.cwd,
+    env: env ? pick(env, INHERITED_ENV_VARS) : undefined,
+    fetch: runtime.options.fetch,
+    ...rest,
+  });
+  runtime.session.addCleanup(() => manager.close());
+  if (manager.serverNames.length > 0 && resourceTools !== false) {
+    for (const tool of mcpResourceTools(manager)) {
+      if (!runtime.registry.has(tool.name)) runtime.registry.register(tool);
+    }
+  }
+  await manager.start(signal);
+  return manager;
+}
+
+function pick(env: Readonly<Record<string, string>>, keys: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of keys) if (env[k] !== undefined) out[k] = env[k];
+  return out;
+}

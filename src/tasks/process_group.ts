@@ -1,0 +1,258 @@
+/**
+ * Process groups: who is in one, whether it is still the group we started
+ * (pid reuse is guarded by the leader's start time and an environment
+ * marker), and killing it, with `Deno.kill` when Deno allows it and through
+ * `bash` (`kill -TERM -- -PGID`) when only `--allow-run=bash` is granted.
+ *
+ * On Linux the process table comes from `/proc` (read directly, or through
+ * `bash` when Deno may not read `/proc`); elsewhere from `ps`.
+ *
+ * @module
+ */
+
+/** Environment variable every spawned group carries, so its members can be recognised later. */
+export const TASK_MARKER_ENV = "PADDOCK_TASK_ID";
+
+/** One row of the process table. */
+export interface ProcInfo {
+  /** Process id. */
+  pid: number;
+  /** Parent process id. */
+  ppid: number;
+  /** Process group id. */
+  pgid: number;
+  /** State letter (`R`, `S`, `Z` for a zombie…). */
+  state: string;
+  /** Start time as the OS reports it (clock ticks since boot on Linux). */
+  startTime: string;
+}
+
+/** What a caller knows about a group it started. */
+export interface GroupRef {
+  /** Process group id (the leader's pid: the command ran with `detached: true`). */
+  pgid: number;
+  /** The leader's start time when it was spawned ({@link processStartTime}). */
+  startTime: string;
+  /** Value of {@link TASK_MARKER_ENV} in the group's environment. */
+  marker: string;
+}
+
+/** `gone`: no live member; `ours`: the group we started; `foreign`: the id now belongs to someone else. */
+export type GroupState = "gone" | "ours" | "foreign";
+
+const PS_FIELDS = "pid=,ppid=,pgid=,stat=,lstart=";
+let directProc: boolean | undefined;
+let directKill: boolean | undefined;
+
+/**
+ * Parses one `/proc/<pid>/stat` line (the command name may hold spaces and parentheses).
+ *
+ * @example
+ * ```ts
+ * import { parseProcStat } from "./process_group.ts";
+ * const line = "42 (my (odd) cmd) S 1 42 42 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9876 0 0";
+ * console.assert(parseProcStat(line)?.startTime === "9876");
+ * ```
+ */
+export function parseProcStat(line: string): ProcInfo | undefined {
+  const open = line.indexOf(" (");
+  const close = line.lastIndexOf(")");
+  if (open < 0 || close < open) return undefined;
+  const rest = line.slice(close + 2).split(" ");
+  const pid = Number(line.slice(0, open));
+  if (!Number.isInteger(pid) || rest.length < 20) return undefined;
+  return { pid, state: rest[0], ppid: Number(rest[1]), pgid: Number(rest[2]), startTime: rest[19] };
+}
+
+function bashOutputSync(script: string): string {
+  const out = new Deno.Command("bash", { args: ["-c", script], stdin: "null", stdout: "piped", stderr: "null" })
+    .outputSync();
+  return new TextDecoder().decode(out.stdout);
+}
+
+function isDenied(err: unknown): boolean {
+  return err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied;
+}
+
+function psTable(): ProcInfo[] {
+  const rows: ProcInfo[] = [];
+  for (const line of bashOutputSync(`ps -axo ${PS_FIELDS}`).split("\n")) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 9) continue;
+    rows.push({ pid: +f[0], ppid: +f[1], pgid: +f[2], state: f[3][0], startTime: f.slice(4).join(" ") });
+  }
+  return rows;
+}
+
+/**
+ * The process table now (zombies included; see {@link isLive}).
+ *
+ * @example
+ * ```ts
+ * import { processTable } from "./process_group.ts";
+ * console.assert(processTable().some((p) => p.pid === Deno.pid));
+ * ```
+ */
+export function processTable(): ProcInfo[] {
+  if (Deno.build.os !== "linux") return psTable();
+  if (directProc !== false) {
+    try {
+      const rows: ProcInfo[] = [];
+      for (const entry of Deno.readDirSync("/proc")) {
+        if (!/^\d+$/.test(entry.name)) continue;
+        try {
+          const info = parseProcStat(Deno.readTextFileSync(`/proc/${entry.name}/stat`));
+          if (info) rows.push(info);
+        } catch (err) {
+          if (isDenied(err)) throw err;
+          // the process ended while we listed
+        }
+      }
+      directProc = true;
+      return rows;
+    } catch (err) {
+      if (!isDenied(err)) throw err;
+      directProc = false;
+    }
+  }
+  const text = bashOutputSync("for f in /proc/[0-9]*/stat; do read -r l < \"$f\" && printf '%s\\n' \"$l\"; done 2>/dev/null");
+  return text.split("\n").map(parseProcStat).filter((p): p is ProcInfo => p !== undefined);
+}
+
+/** True for a process that still runs (not a zombie or dead entry). */
+export function isLive(p: ProcInfo): boolean {
+  return p.state !== "Z" && p.state !== "X" && p.state !== "x";
+}
+
+/**
+ * The start time of a process, or undefined when it does not exist.
+ *
+ * @example
+ * ```ts
+ * import { processStartTime } from "./process_group.ts";
+ * console.assert(processStartTime(Deno.pid) !== undefined);
+ * ```
+ */
+export function processStartTime(pid: number): string | undefined {
+  if (Deno.build.os === "linux" && directProc !== false) {
+    try {
+      return parseProcStat(Deno.readTextFileSync(`/proc/${pid}/stat`))?.startTime;
+    } catch (err) {
+      if (!isDenied(err)) return undefined;
+      directProc = false;
+    }
+  }
+  return processTable().find((p) => p.pid === pid)?.startTime;
+}
+
+function environMarker(pid: number): string | undefined {
+  if (Deno.build.os !== "linux") return undefined;
+  let text: string;
+  try {
+    text = directProc === false
+      ? bashOutputSync(`tr '\\0' '\\n' < /proc/${pid}/environ`)
+      : Deno.readTextFileSync(`/proc/${pid}/environ`).replaceAll("\0", "\n");
+  } catch {
+    return undefined;
+  }
+  const line = text.split("\n").find((l) => l.startsWith(`${TASK_MARKER_ENV}=`));
+  return line?.slice(TASK_MARKER_ENV.length + 1);
+}
+
+/**
+ * Whether a group we started still runs and still is ours. A live leader must
+ * have the recorded start time; without a leader, a member must carry our
+ * marker (a pid is not reused while its group lives, so this only matters
+ * after the whole group has died).
+ */
+export function groupState(ref: GroupRef, table: ProcInfo[] = processTable()): GroupState {
+  const members = table.filter((p) => p.pgid === ref.pgid && isLive(p));
+  if (members.length === 0) return "gone";
+  const leader = members.find((p) => p.pid === ref.pgid);
+  if (leader) return leader.startTime === ref.startTime ? "ours" : "foreign";
+  return members.some((p) => environMarker(p.pid) === ref.marker) ? "ours" : "foreign";
+}
+
+/**
+ * Sends `signal` to every process of group `pgid`. Uses `Deno.kill(-pgid)`
+ * when Deno allows it (unscoped `--allow-run`), else `kill -SIG -- -PGID`
+ * through bash. A group that is already gone is not an error.
+ */
+export function signalGroup(pgid: number, signal: "SIGTERM" | "SIGKILL"): void {
+  if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`Refusing to signal process group "${pgid}"`);
+  if (directKill !== false) {
+    try {
+      Deno.kill(-pgid, signal);
+      directKill = true;
+      return;
+    } catch (err) {
+      if (!isDenied(err)) return; // ESRCH: nothing left to signal
+      directKill = false;
+    }
+  }
+  bashOutputSync(`kill -${signal.slice(3)} -- -${pgid} 2>/dev/null`);
+}
+
+/** Options of {@link terminateGroups}. */
+export interface TerminateOptions {
+  /** Time between SIGTERM and SIGKILL (ms). Default {@link DEFAULT_GRACE_MS}. */
+  graceMs?: number;
+  /** How often to look whether the groups are gone (ms). Default 25. */
+  pollMs?: number;
+}
+
+/** Default time between SIGTERM and SIGKILL (ms). */
+export const DEFAULT_GRACE_MS = 2000;
+/** How long to wait for SIGKILL to take effect before giving up (ms). */
+const KILL_WAIT_MS = 2000;
+
+function aliveRefs(refs: readonly GroupRef[]): GroupRef[] {
+  const table = processTable();
+  return refs.filter((r) => groupState(r, table) === "ours");
+}
+
+/**
+ * Stops groups: SIGTERM, then SIGKILL to those still alive after the grace
+ * period. Only groups that are still ours are signalled. Resolves when every
+ * group is gone (or SIGKILL had `KILL_WAIT_MS` to work); returns the groups
+ * that needed SIGKILL.
+ */
+export async function terminateGroups(refs: readonly GroupRef[], options: TerminateOptions = {}): Promise<GroupRef[]> {
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const pollMs = options.pollMs ?? 25;
+  let alive = aliveRefs(refs);
+  alive.forEach((r) => signalGroup(r.pgid, "SIGTERM"));
+  const waitGone = async (ms: number) => {
+    const end = Date.now() + ms;
+    while (alive.length > 0 && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, pollMs));
+      alive = aliveRefs(alive);
+    }
+  };
+  await waitGone(graceMs);
+  const killed = [...alive];
+  alive.forEach((r) => signalGroup(r.pgid, "SIGKILL"));
+  await waitGone(KILL_WAIT_MS);
+  return killed;
+}
+
+/** Like {@link terminateGroups}, blocking: for `unload` handlers and start-up reaping. */
+export function terminateGroupsSync(refs: readonly GroupRef[], options: TerminateOptions = {}): GroupRef[] {
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const pollMs = options.pollMs ?? 10;
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  let alive = aliveRefs(refs);
+  alive.forEach((r) => signalGroup(r.pgid, "SIGTERM"));
+  const waitGone = (ms: number) => {
+    const end = Date.now() + ms;
+    while (alive.length > 0 && Date.now() < end) {
+      Atomics.wait(cell, 0, 0, pollMs);
+      alive = aliveRefs(alive);
+    }
+  };
+  waitGone(graceMs);
+  const killed = [...alive];
+  alive.forEach((r) => signalGroup(r.pgid, "SIGKILL"));
+  waitGone(KILL_WAIT_MS);
+  return killed;
+}

@@ -1,0 +1,193 @@
+/**
+ * Grep: ripgrep-syntax search with three output modes, paging and budgets.
+ * rg runs from an argv array (never a shell), its output is streamed and cut
+ * at the page or the budget; without `--allow-run` for rg the same search
+ * runs in process and the result says so.
+ *
+ * @module
+ */
+import { join, relative } from "node:path";
+import { z } from "zod";
+import { defineTool, type Tool } from "../registry/define_tool.ts";
+import { splitGlobList } from "./_shared/glob_match.ts";
+import { runGrep } from "./_shared/grep_run.ts";
+import { resolveSafePath } from "./_shared/paths.ts";
+import { comparePaths, type GrepMode, type GrepQuery, locateRipgrep } from "./_shared/ripgrep.ts";
+import { DEFAULT_MATCH_BUDGET, DEFAULT_TIME_BUDGET_MS, type SearchToolOptions, sessionIndex } from "./_shared/search_options.ts";
+
+/** Entries returned when `head_limit` is not given. */
+export const DEFAULT_HEAD_LIMIT = 250;
+
+/** Structured result of a Grep call. */
+export interface GrepResult {
+  /** The output mode that ran. */
+  mode: GrepMode;
+  /** The page of entries (paths, `path:count` or output lines). */
+  entries: string[];
+  /** Files with matches (files and count modes; content mode: files in the page). */
+  numFiles: number;
+  /** Total matching lines (count mode). */
+  numMatches?: number;
+  /** Entries skipped and the page size, when paging applied. */
+  appliedOffset?: number;
+  /** The head limit that cut the result, when it did. */
+  appliedLimit?: number;
+  /** Why the search stopped early, when it did. */
+  partial?: "time_budget" | "match_budget";
+  /** Which engine ran. */
+  engine: "ripgrep" | "in-process";
+  /** Wall time (ms). */
+  durationMs: number;
+}
+
+const count = (what: string) => z.number().int().min(0).optional().describe(what);
+const input = z.strictObject({
+  pattern: z.string().describe("Regular expression to search for (ripgrep syntax)"),
+  path: z.string().optional().describe("Absolute file or folder to search. Default: the session's working directory"),
+  glob: z.string().optional().describe('Only files matching these globs (e.g. "*.ts", "*.{ts,tsx} !*.d.ts"), split on spaces or commas'),
+  output_mode: z.enum(["content", "files_with_matches", "count"]).optional()
+    .describe('"content": matching lines; "files_with_matches": paths, newest first (default); "count": matches per file'),
+  "-B": count("Lines of context before each match (content mode)"),
+  "-A": count("Lines of context after each match (content mode)"),
+  "-C": count("Lines of context around each match (content mode); overrides -B and -A"),
+  context: count("Same as -C; wins over -C"),
+  "-n": z.boolean().optional().describe("Show line numbers (content mode). Default true"),
+  "-i": z.boolean().optional().describe("Case-insensitive search"),
+  type: z.string().optional().describe('File type to search (ripgrep types: "js", "py", "rust", "ts"...)'),
+  head_limit: count(`Return at most this many entries (default ${DEFAULT_HEAD_LIMIT}; 0 for all)`),
+  offset: count("Skip this many entries first (default 0)"),
+  multiline: z.boolean().optional().describe("Let patterns span lines; . also matches newlines. Default false"),
+});
+type Input = z.infer<typeof input>;
+
+/**
+ * Creates the Grep tool.
+ *
+ * @example
+ * ```ts
+ * import { createGrepTool } from "./grep.ts";
+ * const grep = createGrepTool();
+ * console.assert(grep.name === "Grep" && grep.programs!.length === 1);
+ * ```
+ */
+export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, GrepResult> {
+  const rg = locateRipgrep(options.rgPath);
+  return defineTool<Input, GrepResult>({
+    name: "Grep",
+    description: "Searches file contents with a regular expression (ripgrep syntax). " +
+      'output_mode "files_with_matches" (default) lists paths newest first, "content" shows matching lines, ' +
+      '"count" counts per file. Filter with glob or type; page with head_limit and offset. ' +
+      "Hidden files are searched; .git and .gitignored files are not.",
+    sideEffect: "ReadOnly",
+    programs: options.engine === "in-process" ? [] : [rg],
+    input,
+    summarize: (i) => i.path ? `${i.pattern} in ${i.path}` : i.pattern,
+    async execute(i, ctx) {
+      const started = performance.now();
+      const safe = resolveSafePath(i.path ?? ctx.cwd, ctx, { kind: "any", param: "path" });
+      const mode: GrepMode = i.output_mode ?? "files_with_matches";
+      const ctxLines = i.context ?? i["-C"];
+      const rel = relative(ctx.cwd, safe.requested);
+      const q: GrepQuery = {
+        pattern: i.pattern,
+        mode,
+        caseInsensitive: i["-i"] ?? false,
+        lineNumbers: i["-n"] ?? true,
+        before: ctxLines ?? i["-B"] ?? 0,
+        after: ctxLines ?? i["-A"] ?? 0,
+        globs: i.glob ? splitGlobList(i.glob) : [],
+        type: i.type,
+        multiline: i.multiline ?? false,
+        respectIgnore: options.respectGitignore ?? true,
+        cwd: ctx.cwd,
+        target: rel === "" && !safe.info!.isFile ? undefined : rel || ".",
+      };
+      const offset = i.offset ?? 0;
+      const limit = i.head_limit ?? DEFAULT_HEAD_LIMIT;
+      const budget = options.matchBudget ?? DEFAULT_MATCH_BUDGET;
+      // content streams in path order and stops at the page; the other modes sort everything they get
+      const want = mode === "content" ? offset + (limit === 0 ? budget : Math.min(limit, budget)) + 1 : Infinity;
+      const lines: string[] = [];
+      let seen = 0;
+      const outcome = await runGrep(q, {
+        engine: options.engine ?? "auto",
+        rg,
+        root: safe.real,
+        info: safe.info!,
+        index: sessionIndex(ctx.session),
+        budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
+        signal: ctx.signal,
+        onLine(line) {
+          if (seen++ >= offset || mode !== "content") lines.push(line);
+          return seen < want;
+        },
+      });
+      let entries = lines;
+      let numMatches: number | undefined;
+      if (mode === "files_with_matches") entries = newestFirst(lines, ctx.cwd);
+      if (mode === "count") {
+        entries.sort((a, b) => comparePaths(a.slice(0, a.lastIndexOf(":")), b.slice(0, b.lastIndexOf(":"))));
+        numMatches = entries.reduce((n, e) => n + Number(e.slice(e.lastIndexOf(":") + 1)), 0);
+      }
+      const total = mode === "content" ? offset + entries.length : entries.length;
+      if (mode !== "content") entries = entries.slice(offset);
+      const more = limit > 0 && entries.length > limit;
+      if (more) entries = entries.slice(0, limit);
+      const partial = outcome.timedOut ? "time_budget" : mode === "content" && seen >= want && (limit === 0 || limit > budget)
+        ? "match_budget"
+        : undefined;
+      const numFiles = mode === "content" ? new Set(entries.map(fileOfLine)).size : total;
+      const data: GrepResult = {
+        mode,
+        entries,
+        numFiles,
+        numMatches,
+        appliedOffset: offset > 0 ? offset : undefined,
+        appliedLimit: more ? limit : undefined,
+        partial,
+        engine: outcome.engine,
+        durationMs: Math.round(performance.now() - started),
+      };
+      return { text: render(data, total, offset, outcome.notes, options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS, budget), data };
+    },
+  });
+}
+
+function render(d: GrepResult, total: number, offset: number, extra: string[], budgetMs: number, budget: number): string {
+  const notes = [...extra];
+  const end = offset + d.entries.length;
+  if (d.appliedLimit !== undefined) {
+    const of = d.mode === "content" ? "" : ` of ${total}`;
+    notes.push(`Showing entries ${offset + 1}-${end}${of}: use offset=${end} for more`);
+  } else if (offset > 0) notes.push(`Skipped the first ${offset} entries (offset=${offset})`);
+  if (d.partial === "time_budget") notes.push(`The search stopped at its time budget (${budgetMs} ms): results are partial, narrow path or glob`);
+  if (d.partial === "match_budget") notes.push(`The search stopped at ${budget} lines: results are partial, narrow the pattern or page with head_limit`);
+  const tail = notes.length ? `\n\n(${notes.join(". ")})` : "";
+  if (d.entries.length === 0) {
+    return (d.mode === "content" ? "No matches found" : "No files found") + tail;
+  }
+  if (d.mode === "files_with_matches") return `Found ${total} file${total === 1 ? "" : "s"}\n${d.entries.join("\n")}${tail}`;
+  if (d.mode === "count") {
+    return `${d.entries.join("\n")}\n\nFound ${d.numMatches} total occurrences across ${total} files${tail}`;
+  }
+  return d.entries.join("\n") + tail;
+}
+
+function newestFirst(paths: string[], cwd: string): string[] {
+  const withTime = paths.map((p) => {
+    let m = 0;
+    try {
+      m = Deno.statSync(join(cwd, p)).mtime?.getTime() ?? 0;
+    } catch {
+      // vanished since: sorts last
+    }
+    return { p, m };
+  });
+  withTime.sort((a, b) => b.m - a.m || comparePaths(a.p, b.p));
+  return withTime.map((x) => x.p);
+}
+
+function fileOfLine(line: string): string {
+  const m = /^(.*?)[:-]\d+[:-]/.exec(line);
+  return m ? m[1] : line.split(":")[0];
+}

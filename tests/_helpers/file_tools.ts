@@ -1,0 +1,20 @@
+/** Test helpers for the file tools: a registry with them and a runner that allows edits. */
+import { runTool, type ToolCallResult } from "../../src/registry/run_tool.ts";
+import { ToolRegistry } from "../../src/registry/registry.ts";
+import type { Session } from "../../src/registry/session.ts";
+import { editTool } from "../../src/tools/edit.ts";
+import { notebookEditTool } from "../../src/tools/notebook_edit.ts";
+import { readTool } from "../../src/tools/read.ts";
+import { writeTool } from "../../src/tools/write.ts";
+
+/** A registry holding Read, Write, Edit and NotebookEdit. */
+export const fileRegistry: ToolRegistry = new ToolRegistry([readTool, writeTool, editTool, notebookEditTool]);
+
+/** Runs one file tool in `session` with the `none` preset (no approval asked). */
+export function runFileTool(
+  session: Session,
+  name: string,
+  input: Record<string, unknown>,
+): Promise<ToolCallResult> {
+  return runTool(fileRegistry, { name, input }, { session, preset: "none" });
+}
