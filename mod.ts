@@ -157,3 +157,35 @@ export type {
   QuestionOption,
   UserAnswers,
 } from "./src/tools/_shared/interaction.ts";
+export { createGlobTool, GLOB_MAX_RESULTS } from "./src/tools/glob.ts";
+export type { GlobResult } from "./src/tools/glob.ts";
+export { createGrepTool, DEFAULT_HEAD_LIMIT } from "./src/tools/grep.ts";
+export type { GrepResult } from "./src/tools/grep.ts";
+export { DEFAULT_MATCH_BUDGET, DEFAULT_TIME_BUDGET_MS } from "./src/tools/_shared/search_options.ts";
+export type { SearchEngine, SearchToolOptions } from "./src/tools/_shared/search_options.ts";
+export { locateRipgrep } from "./src/tools/_shared/ripgrep.ts";
+export {
+  createWebFetchTool,
+  DEFAULT_WEB_TIMEOUT_MS,
+  MAX_SUMMARY_INPUT_CHARS,
+  WEB_FETCH_CACHE_TTL_MS,
+} from "./src/tools/web_fetch.ts";
+export type { WebFetchData, WebFetchInput } from "./src/tools/web_fetch.ts";
+export { createWebSearchTool, MAX_SEARCH_RESULTS } from "./src/tools/web_search.ts";
+export type { WebSearchData, WebSearchInput } from "./src/tools/web_search.ts";
+export type {
+  SearchProviderConfig,
+  WebFetchSummarizeArgs,
+  WebFetchSummarizer,
+  WebToolOptions,
+} from "./src/web/options.ts";
+export type { SearchContext, SearchHit, SearchProvider, SearchRequest } from "./src/web/search_provider.ts";
+export { resolveSearchProvider, SEARCH_SETUP_HINT } from "./src/web/choose_provider.ts";
+export { braveProvider } from "./src/web/brave.ts";
+export type { BraveOptions } from "./src/web/brave.ts";
+export { searxngProvider } from "./src/web/searxng.ts";
+export type { SearxngOptions } from "./src/web/searxng.ts";
+export { htmlToMarkdown } from "./src/tools/_shared/html_to_markdown.ts";
+export type { HtmlConversion, HtmlToMarkdownOptions } from "./src/tools/_shared/html_to_markdown.ts";
+export { assertPublicHost, hostMatchesDomain, isPrivateAddress } from "./src/tools/_shared/net_guard.ts";
+export type { HostResolver, NetGuardOptions } from "./src/tools/_shared/net_guard.ts";

@@ -48,7 +48,7 @@ ${RUNTIME_FLAGS_HELP}`,
       strict: false,
     }).values as Record<string, unknown>;
     const merged = { ...values, ...tailFlags, quiet: true };
-    const { runtime, config } = await startRuntime(merged, io);
+    const { runtime, config } = await startRuntime(merged, io, { checkGrants: false });
     try {
       const modelHost = values["model-host"] ??
         (["run", "chat"].includes(tail[0])
@@ -63,7 +63,7 @@ ${RUNTIME_FLAGS_HELP}`,
         const perTool = Object.fromEntries(
           runtime.registry.list().map((t) => [
             t.name,
-            { sideEffect: t.sideEffect, flags: toDenoFlags({ ...policy, tools: [t], env: [] }).slice(1) },
+            { sideEffect: t.sideEffect, flags: toDenoFlags({ ...policy, tools: [t], env: [], outputDir: undefined, extraRead: undefined, modelHost: undefined }).slice(1) },
           ]),
         );
         io.out(
@@ -82,6 +82,7 @@ ${RUNTIME_FLAGS_HELP}`,
           tools: [t],
           outputDir: undefined,
           modelHost: undefined,
+          extraRead: undefined,
           env: [],
         });
         const parts = [

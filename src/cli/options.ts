@@ -186,8 +186,8 @@ export async function loadToolModule(specifier: string, cwd: string): Promise<To
 export async function startRuntime(
   flags: RuntimeFlagValues,
   io: CliIo,
-  extra: Partial<RuntimeOptions> = {},
-): Promise<{ runtime: Runtime; config: ResolvedConfig; grants: GrantReport }> {
+  extra: Partial<RuntimeOptions> & { checkGrants?: boolean } = {},
+): Promise<{ runtime: Runtime; config: ResolvedConfig; grants?: GrantReport }> {
   const config = resolveConfig(flags, io);
   const userTools: Tool[] = [];
   for (const spec of flags.tools ?? []) userTools.push(...await loadToolModule(spec, io.cwd));
@@ -205,6 +205,7 @@ export async function startRuntime(
     ...extra,
     tools: [...base, ...userTools],
   });
+  if (extra.checkGrants === false) return { runtime, config };
   const grants = checkGrants(runtime.registry, runtime.policy(), { path: io.env.PATH });
   const needsSaying = grants.tools.some((t) => !t.granted) || grants.excess.length > 0 ||
     grants.missingPrograms.length > 0 || grants.runtimeMissing.length > 0;

@@ -43,8 +43,17 @@ export const DEFAULT_RECONNECT_DELAY_MS = 1_000;
 export const MAX_RECONNECT_DELAY_MS = 30_000;
 /** Most tools, resources or templates read from one server (pages are followed up to this). */
 export const MAX_LISTED_ITEMS = 2_000;
-/** Environment variables a stdio server inherits when no base environment is given. */
-export const INHERITED_ENV_VARS: readonly string[] = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"];
+/**
+ * Environment variables a stdio server inherits (the config's `env` adds more):
+ * the basics, plus the proxy, certificate and cache settings that servers
+ * started through `npx` or `deno run npm:` need to reach the registry.
+ */
+export const INHERITED_ENV_VARS: readonly string[] = [
+  "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG", "LC_ALL",
+  "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
+  "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "DENO_CERT", "DENO_TLS_CA_STORE", "DENO_DIR",
+  "NPM_CONFIG_REGISTRY", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+];
 
 /** Where a connection is. */
 export type McpServerState = "connecting" | "connected" | "disconnected" | "failed" | "closed";

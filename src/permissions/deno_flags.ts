@@ -99,7 +99,8 @@ export function neededPermissions(policy: FlagPolicy): PermissionSet {
     write.add(policy.outputDir);
   }
   if (policy.modelHost) net.add(policy.modelHost);
-  policy.extraRead?.forEach((p) => read.add(p));
+  const underRead = (p: string) => [...read].some((r) => p === r || p.startsWith(r.endsWith("/") ? r : `${r}/`));
+  policy.extraRead?.filter((p) => !underRead(p)).forEach((p) => read.add(p));
   const netList = net.has("*") ? ["*"] : [...net];
   return {
     read: [...read],

@@ -4,6 +4,9 @@
  * @module
  */
 import type { Tool } from "../registry/define_tool.ts";
+import type { SearchToolOptions } from "./_shared/search_options.ts";
+import { createGlobTool } from "./glob.ts";
+import { createGrepTool } from "./grep.ts";
 import type { InteractionOptions } from "./_shared/interaction.ts";
 import { createAskUserQuestionTool } from "./ask_user_question.ts";
 import { configTool } from "./config.ts";
@@ -27,6 +30,8 @@ export interface BuiltinToolOptions {
   interaction?: InteractionOptions;
   /** Options of WebFetch and WebSearch: domain lists, private hosts, timeout, model hook, search provider. */
   web?: WebToolOptions;
+  /** Glob and Grep: ignore files, Grep engine, budgets. */
+  search?: SearchToolOptions;
   // BUILTIN-OPTIONS (one field per tool family; keep this marker)
 }
 
@@ -53,6 +58,8 @@ export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
     writeTool,
     editTool,
     notebookEditTool,
+    createGlobTool(options.search),
+    createGrepTool(options.search),
     // BUILTIN-TOOLS (one line per tool; keep this marker)
   ];
 }

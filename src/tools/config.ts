@@ -168,9 +168,11 @@ export interface ConfigResult {
  * ```ts
  * import { runTool, Session, ToolRegistry } from "../../mod.ts";
  * import { configTool } from "./config.ts";
- * const session = new Session({ roots: [await Deno.makeTempDir()] });
+ * const dir = await Deno.makeTempDir();
+ * const session = new Session({ roots: [dir] });
  * const r = await runTool(new ToolRegistry([configTool]), { name: "Config", input: { setting: "model" } }, { session });
  * console.assert(r.ok && r.text.includes("not set"));
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export const configTool: Tool<Input, ConfigResult> = defineTool<Input, ConfigResult>({

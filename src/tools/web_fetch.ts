@@ -57,9 +57,17 @@ export interface WebFetchData {
   answer?: string;
 }
 
+/** The input of WebFetch. */
+export interface WebFetchInput {
+  /** The absolute http or https URL to fetch. */
+  url: string;
+  /** What to find or extract from the page. */
+  prompt: string;
+}
+
 type CacheEntry = { storedAt: number; page: FetchedPage };
 
-const input = z.strictObject({
+const input: z.ZodType<WebFetchInput> = z.strictObject({
   url: z.string().describe("The absolute http or https URL to fetch; http is upgraded to https"),
   prompt: z.string().describe("What to find or extract from the page; answered over the page's content"),
 });
@@ -70,7 +78,9 @@ function prepareUrl(raw: string, options: WebToolOptions): URL {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new InvalidInputError(`Invalid URL "${raw}": give an absolute http or https URL such as "https://example.com/"`);
+    throw new InvalidInputError(
+      `Invalid URL "${raw}": give an absolute http or https URL such as "https://example.com/"`,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new InvalidInputError(`Cannot fetch "${raw}": only http and https URLs are supported`);
@@ -86,7 +96,10 @@ function prepareUrl(raw: string, options: WebToolOptions): URL {
 }
 
 /** Throws when the domain lists refuse `host`. */
-export function checkDomainLists(host: string, options: Pick<WebToolOptions, "allowedDomains" | "blockedDomains">): void {
+export function checkDomainLists(
+  host: string,
+  options: Pick<WebToolOptions, "allowedDomains" | "blockedDomains">,
+): void {
   const blocked = options.blockedDomains?.find((d) => hostMatchesDomain(host, d));
   if (blocked !== undefined) {
     throw new PermissionDeniedError(`"${host}" is blocked by the web tools' blockedDomains ("${blocked}")`);
@@ -106,7 +119,9 @@ function cacheOf(ctx: ToolContext): Map<string, CacheEntry> {
 function cached(ctx: ToolContext, key: string): FetchedPage | undefined {
   const cache = cacheOf(ctx);
   const now = ctx.now();
-  for (const [k, e] of cache) if (now - e.storedAt >= WEB_FETCH_CACHE_TTL_MS || now < e.storedAt) cache.delete(k);
+  for (const [k, e] of cache) {
+    if (now - e.storedAt >= WEB_FETCH_CACHE_TTL_MS || now < e.storedAt) cache.delete(k);
+  }
   return cache.get(key)?.page;
 }
 
@@ -118,7 +133,11 @@ function remember(ctx: ToolContext, key: string, page: FetchedPage): void {
 }
 
 function size(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+    ? `${(bytes / 1024).toFixed(1)} KB`
+    : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /**
@@ -131,10 +150,11 @@ function size(bytes: number): string {
  * console.assert(tool.name === "WebFetch" && tool.sideEffect === "Network");
  * ```
  */
-export function createWebFetchTool(options: WebToolOptions = {}): Tool<z.infer<typeof input>, WebFetchData> {
+export function createWebFetchTool(options: WebToolOptions = {}): Tool<WebFetchInput, WebFetchData> {
   return defineTool({
     name: "WebFetch",
-    description: "Fetches a web page (HTML, text, JSON, Markdown or PDF) and answers a prompt over its content. " +
+    description:
+      "Fetches a web page (HTML, text, JSON, Markdown or PDF) and answers a prompt over its content. " +
       "HTML is converted to Markdown without scripts, styles or navigation. http URLs are upgraded to https. " +
       "A redirect to another host is not followed: the result names the new URL, fetch it with a second call. " +
       "Bodies are capped at 10 MB; pages are cached for 15 minutes. Read-only: it cannot log in or post forms.",
@@ -165,7 +185,14 @@ export function createWebFetchTool(options: WebToolOptions = {}): Tool<z.infer<t
         return {
           text: `"${page.fromUrl}" redirects (${page.status}) to another host: "${page.redirectUrl}". ` +
             `WebFetch does not follow redirects across hosts: call WebFetch again with url "${page.redirectUrl}" to fetch it`,
-          data: { ...base, finalUrl: page.fromUrl, status: page.status, redirectUrl: page.redirectUrl, bytes: 0, bodyTruncated: false },
+          data: {
+            ...base,
+            finalUrl: page.fromUrl,
+            status: page.status,
+            redirectUrl: page.redirectUrl,
+            bytes: 0,
+            bodyTruncated: false,
+          },
         };
       }
       const data: WebFetchData = {
@@ -182,21 +209,38 @@ export function createWebFetchTool(options: WebToolOptions = {}): Tool<z.infer<t
       const head = [
         `URL: ${page.finalUrl}${fromCache ? " (from the 15-minute cache)" : ""}`,
         page.title ? `Title: ${page.title}` : "",
-        `Content: ${page.contentType ?? "unknown type"}, ${size(page.bytes)}${page.pageCount ? `, ${page.pageCount} PDF pages` : ""}`,
-        page.bodyTruncated ? `Note: the body is larger than ${MAX_FETCH_BYTES / 1024 / 1024} MB; only the first 10 MB were read` : "",
+        `Content: ${page.contentType ?? "unknown type"}, ${size(page.bytes)}${
+          page.pageCount ? `, ${page.pageCount} PDF pages` : ""
+        }`,
+        page.bodyTruncated
+          ? `Note: the body is larger than ${
+            MAX_FETCH_BYTES / 1024 / 1024
+          } MB; only the first 10 MB were read`
+          : "",
       ].filter(Boolean).join("\n");
       const content = page.content.trim() || "(the page has no text content)";
       if (options.summarize) {
         const capped = content.length > MAX_SUMMARY_INPUT_CHARS
-          ? `${content.slice(0, MAX_SUMMARY_INPUT_CHARS)}\n\n[page cut at ${MAX_SUMMARY_INPUT_CHARS} of ${content.length} characters]`
+          ? `${
+            content.slice(0, MAX_SUMMARY_INPUT_CHARS)
+          }\n\n[page cut at ${MAX_SUMMARY_INPUT_CHARS} of ${content.length} characters]`
           : content;
         try {
-          const answer = await options.summarize({ url: page.finalUrl, prompt: args.prompt, content: capped, signal: ctx.signal });
+          const answer = await options.summarize({
+            url: page.finalUrl,
+            prompt: args.prompt,
+            content: capped,
+            signal: ctx.signal,
+          });
           return { text: `${head}\n\n${answer}`, data: { ...data, answeredByModel: true, answer } };
         } catch (err) {
           if (ctx.signal.aborted) throw ctx.signal.reason;
           const why = err instanceof Error ? err.message : String(err);
-          return { text: `${head}\nNote: the model could not answer the prompt (${why}); the page follows\n\n${content}`, data };
+          return {
+            text:
+              `${head}\nNote: the model could not answer the prompt (${why}); the page follows\n\n${content}`,
+            data,
+          };
         }
       }
       return { text: `${head}\n\n${content}`, data };

@@ -35,7 +35,17 @@ export interface WebSearchData {
   filtered: number;
 }
 
-const input = z.strictObject({
+/** The input of WebSearch. */
+export interface WebSearchInput {
+  /** The search query, at least 2 characters. */
+  query: string;
+  /** Only results from these domains. */
+  allowed_domains?: string[];
+  /** No results from these domains. */
+  blocked_domains?: string[];
+}
+
+const input: z.ZodType<WebSearchInput> = z.strictObject({
   query: z.string().min(2).describe("The search query, at least 2 characters"),
   allowed_domains: z.array(z.string()).optional().describe(
     "Only return results from these domains (subdomains included); not together with blocked_domains",
@@ -71,10 +81,11 @@ function keep(url: string, allowed: readonly string[] | undefined, blocked: read
  * console.assert(tool.name === "WebSearch" && tool.sideEffect === "Network");
  * ```
  */
-export function createWebSearchTool(options: WebToolOptions = {}): Tool<z.infer<typeof input>, WebSearchData> {
+export function createWebSearchTool(options: WebToolOptions = {}): Tool<WebSearchInput, WebSearchData> {
   return defineTool({
     name: "WebSearch",
-    description: "Searches the web and returns results as title, URL and snippet. Use it for information newer than " +
+    description:
+      "Searches the web and returns results as title, URL and snippet. Use it for information newer than " +
       "your training or outside the workspace; then read promising pages with WebFetch. Restrict results with " +
       "allowed_domains or exclude sites with blocked_domains (not both).",
     sideEffect: "Network",
@@ -82,7 +93,9 @@ export function createWebSearchTool(options: WebToolOptions = {}): Tool<z.infer<
     summarize: (i) => i.query,
     async execute(args, ctx) {
       const query = args.query.trim();
-      if (query.length < 2) throw new InvalidInputError(`"query" must have at least 2 characters besides spaces`);
+      if (query.length < 2) {
+        throw new InvalidInputError(`"query" must have at least 2 characters besides spaces`);
+      }
       if (args.allowed_domains?.length && args.blocked_domains?.length) {
         throw new InvalidInputError(
           "Give allowed_domains or blocked_domains, not both: keep the one that says what you want",

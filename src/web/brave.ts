@@ -50,7 +50,11 @@ export function braveProvider(options: BraveOptions): SearchProvider {
       const results = body?.web?.results ?? [];
       return results
         .filter((r) => typeof r.url === "string")
-        .map((r) => ({ title: plainSnippet(r.title), url: r.url as string, snippet: plainSnippet(r.description) }));
+        .map((r) => ({
+          title: plainSnippet(r.title),
+          url: r.url as string,
+          snippet: plainSnippet(r.description),
+        }));
     },
   };
 }

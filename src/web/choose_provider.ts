@@ -70,4 +70,3 @@ export function resolveSearchProvider(
     `Unknown search provider "${(config as { provider: string }).provider}": use "brave" or "searxng"`,
   );
 }
-

@@ -70,7 +70,9 @@ export async function getSearchJson(
     const hint = hints[res.status] ? `: ${hints[res.status]}` : "";
     throw new PaddockError(
       "execution_failed",
-      `The ${provider} search API answered ${res.status} ${res.statusText}${detail ? ` (${detail})` : ""}${hint}`,
+      `The ${provider} search API answered ${res.status} ${res.statusText}${
+        detail ? ` (${detail})` : ""
+      }${hint}`,
     );
   }
   try {
@@ -83,7 +85,15 @@ export async function getSearchJson(
   }
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", "#39": "'" };
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  "#39": "'",
+};
 
 /**
  * Plain text from a provider's snippet: tags dropped (Brave marks matches

@@ -42,7 +42,11 @@ export function searxngProvider(options: SearxngOptions): SearchProvider {
       return results
         .filter((r) => typeof r.url === "string")
         .slice(0, request.count)
-        .map((r) => ({ title: plainSnippet(r.title), url: r.url as string, snippet: plainSnippet(r.content) }));
+        .map((r) => ({
+          title: plainSnippet(r.title),
+          url: r.url as string,
+          snippet: plainSnippet(r.content),
+        }));
     },
   };
 }

@@ -15,7 +15,9 @@ export interface TestServer extends AsyncDisposable {
 }
 
 /** Starts a server on 127.0.0.1, port 0; `await using srv = startServer(...)`. */
-export function startServer(handler: (req: Request, url: URL, srv: TestServer) => Response | Promise<Response>): TestServer {
+export function startServer(
+  handler: (req: Request, url: URL, srv: TestServer) => Response | Promise<Response>,
+): TestServer {
   const hits = new Map<string, number>();
   const requests = new Map<string, Request>();
   const releases = new Set<() => void>();
@@ -82,11 +84,15 @@ export function makePdf(pageTexts: string[]): Uint8Array<ArrayBuffer> {
   const n = pageTexts.length;
   const fontId = 3 + 2 * n;
   objects.push("<< /Type /Catalog /Pages 2 0 R >>");
-  objects.push(`<< /Type /Pages /Kids [${pageTexts.map((_, i) => `${3 + 2 * i} 0 R`).join(" ")}] /Count ${n} >>`);
+  objects.push(
+    `<< /Type /Pages /Kids [${pageTexts.map((_, i) => `${3 + 2 * i} 0 R`).join(" ")}] /Count ${n} >>`,
+  );
   pageTexts.forEach((text, i) => {
     const stream = `BT /F1 24 Tf 72 720 Td (${text.replace(/[()\\]/g, "\\$&")}) Tj ET`;
     objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${4 + 2 * i} 0 R /Resources << /Font << /F1 ${fontId} 0 R >> >> >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${
+        4 + 2 * i
+      } 0 R /Resources << /Font << /F1 ${fontId} 0 R >> >> >>`,
     );
     objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
   });

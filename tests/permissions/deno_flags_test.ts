@@ -56,15 +56,15 @@ const table: Array<[string, FlagPolicy, string[]]> = [
       "--no-prompt",
     ],
   ],
-  ["output folder, env and extra reads", {
+  ["output folder, env and extra reads (those under a root folded in)", {
     tools: [{ name: "Read", sideEffect: "ReadOnly" }],
     roots: ["/w"],
     outputDir: "/tmp/paddock",
     env: ["HOME"],
-    extraRead: ["/w/.paddock/settings.json"],
+    extraRead: ["/w/.paddock/settings.json", "/cfg/mcp.json"],
   }, [
     "--no-prompt",
-    "--allow-read=/w,/tmp/paddock,/w/.paddock/settings.json",
+    "--allow-read=/w,/tmp/paddock,/cfg/mcp.json",
     "--allow-write=/tmp/paddock",
     "--allow-env=HOME",
   ]],

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runTool, type RunOptions, ToolRegistry, toDenoFlags } from "../../mod.ts";
+import { type RunOptions, runTool, toDenoFlags, ToolRegistry } from "../../mod.ts";
 import { createWebFetchTool, type WebFetchData } from "../../src/tools/web_fetch.ts";
 import { MAX_FETCH_BYTES } from "../../src/tools/_shared/web_page.ts";
 import type { WebToolOptions } from "../../src/web/options.ts";
@@ -27,11 +27,16 @@ function pageServer(): TestServer {
       case "/hop":
         return new Response(null, { status: 301, headers: { location: `${srv.base}/page` } });
       case "/cross":
-        return new Response("moved", { status: 302, headers: { location: `http://localhost:${srv.port}/page` } });
+        return new Response("moved", {
+          status: 302,
+          headers: { location: `http://localhost:${srv.port}/page` },
+        });
       case "/big":
         return new Response(bigBody(20 * 1024 * 1024), { headers: { "content-type": "text/plain" } });
       case "/slow":
-        return new Response(srv.stallingBody("<html><body><p>first bytes"), { headers: { "content-type": "text/html" } });
+        return new Response(srv.stallingBody("<html><body><p>first bytes"), {
+          headers: { "content-type": "text/html" },
+        });
       case "/doc.pdf":
         return new Response(makePdf(["Hello from page one", "Second page text"]), {
           headers: { "content-type": "application/pdf" },
@@ -41,7 +46,9 @@ function pageServer(): TestServer {
       case "/notes.md":
         return new Response("# Notes\n\n- keep *as is*\n", { headers: { "content-type": "text/markdown" } });
       case "/pixel.png":
-        return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), { headers: { "content-type": "image/png" } });
+        return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), {
+          headers: { "content-type": "image/png" },
+        });
       case "/boom":
         return new Response("internal trouble", { status: 500 });
       default:
@@ -50,7 +57,11 @@ function pageServer(): TestServer {
   });
 }
 
-async function fetchWith(options: WebToolOptions, input: Record<string, unknown>, extra: Partial<RunOptions> = {}) {
+async function fetchWith(
+  options: WebToolOptions,
+  input: Record<string, unknown>,
+  extra: Partial<RunOptions> = {},
+) {
   await using ws = await tempWorkspace();
   return await runTool(new ToolRegistry([createWebFetchTool(options)]), { name: "WebFetch", input }, {
     session: ws.session,
@@ -61,7 +72,10 @@ async function fetchWith(options: WebToolOptions, input: Record<string, unknown>
 
 Deno.test("WebFetch turns an HTML page into Markdown without scripts, styles or navigation", async () => {
   await using srv = pageServer();
-  const r = await fetchWith({ allowPrivateHosts: LOCAL }, { url: `${srv.base}/page`, prompt: "What do otters do?" });
+  const r = await fetchWith({ allowPrivateHosts: LOCAL }, {
+    url: `${srv.base}/page`,
+    prompt: "What do otters do?",
+  });
   assert.ok(r.ok, r.text);
   const data = r.data as WebFetchData;
   assert.equal(data.title, "Field guide");
@@ -72,7 +86,9 @@ Deno.test("WebFetch turns an HTML page into Markdown without scripts, styles or 
   assert.match(r.text, new RegExp(`\\[more facts\\]\\(${srv.base}/docs/more\\)`), "links are made absolute");
   assert.match(r.text, /- River otter\n- Sea otter/);
   assert.match(r.text, /```\notter\.swim\(\)\n```/);
-  for (const gone of ["tracking", "color: red", "Menu item", "Site home", "Related ads", "Copyright footer"]) {
+  for (
+    const gone of ["tracking", "color: red", "Menu item", "Site home", "Related ads", "Copyright footer"]
+  ) {
     assert.ok(!r.text.includes(gone), `"${gone}" should be dropped`);
   }
 });
@@ -88,7 +104,10 @@ Deno.test("WebFetch follows redirects on the same host", async () => {
 
 Deno.test("WebFetch reports a redirect to another host instead of following it", async () => {
   await using srv = pageServer();
-  const r = await fetchWith({ allowPrivateHosts: [...LOCAL, "localhost"] }, { url: `${srv.base}/cross`, prompt: "p" });
+  const r = await fetchWith({ allowPrivateHosts: [...LOCAL, "localhost"] }, {
+    url: `${srv.base}/cross`,
+    prompt: "p",
+  });
   assert.ok(r.ok, r.text);
   const target = `http://localhost:${srv.port}/page`;
   assert.equal((r.data as WebFetchData).redirectUrl, target);
@@ -110,7 +129,10 @@ Deno.test("WebFetch stops reading a 20 MB body at the 10 MB cap", async () => {
 
 Deno.test("WebFetch gives up on a body that stalls past the timeout", async () => {
   await using srv = pageServer();
-  const r = await fetchWith({ allowPrivateHosts: LOCAL, timeoutMs: 300 }, { url: `${srv.base}/slow`, prompt: "p" });
+  const r = await fetchWith({ allowPrivateHosts: LOCAL, timeoutMs: 300 }, {
+    url: `${srv.base}/slow`,
+    prompt: "p",
+  });
   assert.equal(r.ok, false);
   assert.equal(r.error?.code, "timeout");
   assert.match(r.text, /timed out after 300 ms/);
@@ -195,7 +217,14 @@ Deno.test("WebFetch refuses private and loopback addresses unless allowed", asyn
   assert.equal(refused.error?.code, "permission_denied");
   assert.match(refused.text, /Refused to reach "127\.0\.0\.1": it is a private or local address: add it to/);
   assert.equal(srv.hits.get("/page"), undefined, "nothing was sent");
-  for (const url of ["http://169.254.169.254/latest/meta-data/", "http://[::1]:9/", "http://2130706433/", "http://intranet/"]) {
+  for (
+    const url of [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[::1]:9/",
+      "http://2130706433/",
+      "http://intranet/",
+    ]
+  ) {
     const r = await fetchWith({}, { url, prompt: "p" });
     assert.equal(r.error?.code, "permission_denied", url);
   }
@@ -213,7 +242,9 @@ Deno.test("WebFetch upgrades http to https except for allowed private hosts", as
     return Promise.resolve(new Response("plain words", { headers: { "content-type": "text/plain" } }));
   };
   const options = { resolveHost: () => Promise.resolve(["93.184.216.34"]) };
-  const r = await fetchWith(options, { url: "http://example.com/a?b=1#frag", prompt: "p" }, { fetch: fakeFetch });
+  const r = await fetchWith(options, { url: "http://example.com/a?b=1#frag", prompt: "p" }, {
+    fetch: fakeFetch,
+  });
   assert.ok(r.ok, r.text);
   assert.deepEqual(seen, ["https://example.com/a?b=1"]);
   assert.match(r.text, /plain words$/);
@@ -227,7 +258,10 @@ Deno.test("WebFetch applies the allowed and blocked domain lists", async () => {
   });
   assert.equal(blocked.error?.code, "permission_denied");
   assert.match(blocked.text, /is blocked by the web tools' blockedDomains/);
-  const notAllowed = await fetchWith({ allowedDomains: ["deno.com"] }, { url: "https://example.com/", prompt: "p" });
+  const notAllowed = await fetchWith({ allowedDomains: ["deno.com"] }, {
+    url: "https://example.com/",
+    prompt: "p",
+  });
   assert.match(notAllowed.text, /"example\.com" is not in the web tools' allowedDomains \("deno\.com"\)/);
   const allowed = await fetchWith({ allowPrivateHosts: LOCAL, allowedDomains: ["127.0.0.1"] }, {
     url: `${srv.base}/page`,
@@ -258,7 +292,14 @@ Deno.test("WebFetch answers the prompt with the summarize hook when one is set",
 });
 
 Deno.test("WebFetch refuses URLs that are not absolute http or https", async () => {
-  for (const url of ["example.com/page", "ftp://example.com/x", "file:///etc/passwd", "https://user:pw@example.com/"]) {
+  for (
+    const url of [
+      "example.com/page",
+      "ftp://example.com/x",
+      "file:///etc/passwd",
+      "https://user:pw@example.com/",
+    ]
+  ) {
     const r = await fetchWith({}, { url, prompt: "p" });
     assert.equal(r.error?.code, "invalid_input", url);
   }
@@ -290,7 +331,14 @@ console.log(JSON.stringify(out));
 `,
   );
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-lock", "--config", new URL("../../deno.json", import.meta.url).pathname, ...flags, child],
+    args: [
+      "run",
+      "--no-lock",
+      "--config",
+      new URL("../../deno.json", import.meta.url).pathname,
+      ...flags,
+      child,
+    ],
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },

@@ -108,7 +108,10 @@ function createService(options: HtmlToMarkdownOptions, found: { title?: string }
         const start = Number(parent.getAttribute("start") ?? 1) || 1;
         prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
       }
-      const body = content.replace(/^\n+/, "").replace(/\n+$/, "\n").replace(/\n/gm, `\n${" ".repeat(prefix.length)}`);
+      const body = content.replace(/^\n+/, "").replace(/\n+$/, "\n").replace(
+        /\n/gm,
+        `\n${" ".repeat(prefix.length)}`,
+      );
       return prefix + body + (node.nextSibling && !/\n$/.test(body) ? "\n" : "");
     },
   });

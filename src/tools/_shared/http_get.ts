@@ -73,7 +73,14 @@ export async function httpGet(url: string, options: HttpGetOptions): Promise<Htt
     });
     if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
       await res.body?.cancel().catch(() => {});
-      return { url, status: res.status, statusText: res.statusText, headers: res.headers, body: new Uint8Array(), truncated: false };
+      return {
+        url,
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers,
+        body: new Uint8Array(),
+        truncated: false,
+      };
     }
     const { body, truncated } = await readCapped(res, maxBytes);
     return { url, status: res.status, statusText: res.statusText, headers: res.headers, body, truncated };
@@ -94,7 +101,10 @@ export async function httpGet(url: string, options: HttpGetOptions): Promise<Htt
   }
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<{ body: Uint8Array; truncated: boolean }> {
+async function readCapped(
+  res: Response,
+  maxBytes: number,
+): Promise<{ body: Uint8Array; truncated: boolean }> {
   if (!res.body) return { body: new Uint8Array(), truncated: false };
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -61,7 +61,9 @@ function parseIPv6(ip: string): number[] | undefined {
   if (tail.includes(".")) {
     const v4 = parseIPv4(tail);
     if (!v4) return undefined;
-    s = `${s.slice(0, lastColon + 1)}${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
+    s = `${s.slice(0, lastColon + 1)}${((v4[0] << 8) | v4[1]).toString(16)}:${
+      ((v4[2] << 8) | v4[3]).toString(16)
+    }`;
   }
   const halves = s.split("::");
   if (halves.length > 2) return undefined;
@@ -213,6 +215,8 @@ export async function assertPublicHost(host: string, options: NetGuardOptions = 
   const addresses = await resolve(h, options.signal ?? new AbortController().signal);
   const bad = addresses.find((a) => isPrivateAddress(a));
   if (bad !== undefined) {
-    throw new PermissionDeniedError(`Refused to reach "${h}": it resolves to the private address "${bad}": ${hint}`);
+    throw new PermissionDeniedError(
+      `Refused to reach "${h}": it resolves to the private address "${bad}": ${hint}`,
+    );
   }
 }

@@ -18,7 +18,8 @@ export const MAX_REDIRECTS = 10;
 /** Most PDF pages extracted for one fetch. */
 export const MAX_PDF_PAGES = 100;
 
-const ACCEPT = "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.8, application/pdf;q=0.8, */*;q=0.5";
+const ACCEPT =
+  "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.8, application/pdf;q=0.8, */*;q=0.5";
 const USER_AGENT = "Paddock-WebFetch/0.1 (Deno agent runtime)";
 
 /** A fetched page turned into text. */
@@ -96,7 +97,10 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
         return { kind: "redirect", url, fromUrl: current.href, redirectUrl: next.href, status: res.status };
       }
       if (hop + 1 > MAX_REDIRECTS) {
-        throw new PaddockError("execution_failed", `"${url}" redirected more than ${MAX_REDIRECTS} times: last to "${next.href}"`);
+        throw new PaddockError(
+          "execution_failed",
+          `"${url}" redirected more than ${MAX_REDIRECTS} times: last to "${next.href}"`,
+        );
       }
       current = next;
       continue;
@@ -105,10 +109,15 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
       throw new NotFoundError(`"${current.href}" answered ${res.status} ${res.statusText}: check the URL`);
     }
     if (res.status < 200 || res.status >= 300) {
-      const detail = decode(res.body.subarray(0, 4096), undefined).replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+      const detail = decode(res.body.subarray(0, 4096), undefined).replace(/<[^>]*>/g, " ").replace(
+        /\s+/g,
+        " ",
+      ).trim();
       throw new PaddockError(
         "execution_failed",
-        `"${current.href}" answered ${res.status} ${res.statusText}${detail ? `: ${detail.slice(0, 200)}` : ""}`,
+        `"${current.href}" answered ${res.status} ${res.statusText}${
+          detail ? `: ${detail.slice(0, 200)}` : ""
+        }`,
       );
     }
     const header = res.headers.get("content-type") ?? "";
@@ -148,7 +157,13 @@ function decode(body: Uint8Array, charset: string | undefined): string {
 
 function isTextType(mt: string): boolean {
   return mt.startsWith("text/") || /^application\/([a-z0-9.+-]*\+)?(json|xml)$/.test(mt) ||
-    ["application/javascript", "application/x-ndjson", "application/yaml", "application/x-yaml", "application/toml"]
+    [
+      "application/javascript",
+      "application/x-ndjson",
+      "application/yaml",
+      "application/x-yaml",
+      "application/toml",
+    ]
       .includes(mt);
 }
 
@@ -169,7 +184,9 @@ async function convertBody(
   if (mt === "application/pdf" || startsWith(body, "%PDF-")) {
     if (truncated) {
       throw new InvalidInputError(
-        `The PDF at "${url}" is larger than the ${MAX_FETCH_BYTES / 1024 / 1024} MB cap: download it another way`,
+        `The PDF at "${url}" is larger than the ${
+          MAX_FETCH_BYTES / 1024 / 1024
+        } MB cap: download it another way`,
       );
     }
     const { pageCount, pages } = await extractPdfPages(body, { last: MAX_PDF_PAGES, signal });
@@ -178,15 +195,21 @@ async function convertBody(
     return { format: "pdf", pageCount, content };
   }
   const text = decode(body, charsetOf(header, body));
-  const sniffHtml = (mt === "" || mt === "application/octet-stream") && /^\s*<(!doctype html|html[\s>])/i.test(text);
+  const sniffHtml = (mt === "" || mt === "application/octet-stream") &&
+    /^\s*<(!doctype html|html[\s>])/i.test(text);
   if (mt === "text/html" || mt === "application/xhtml+xml" || sniffHtml) {
     const { markdown, title } = htmlToMarkdown(text, { baseUrl: url });
     return { format: "markdown", title, content: markdown };
   }
-  if (isTextType(mt) || (!body.subarray(0, 8000).includes(0) && (mt === "" || mt === "application/octet-stream"))) {
+  if (
+    isTextType(mt) ||
+    (!body.subarray(0, 8000).includes(0) && (mt === "" || mt === "application/octet-stream"))
+  ) {
     return { format: "text", content: text };
   }
   throw new InvalidInputError(
-    `"${url}" is ${mt || "binary content"}, which WebFetch cannot turn into text: it reads HTML, text, JSON, Markdown and PDF`,
+    `"${url}" is ${
+      mt || "binary content"
+    }, which WebFetch cannot turn into text: it reads HTML, text, JSON, Markdown and PDF`,
   );
 }

@@ -68,11 +68,14 @@ Deno.test("hostMatchesDomain matches a domain and its subdomains only", () => {
     ["deno.com", "*.deno.com", false],
     ["Docs.Deno.COM", "https://deno.com/path", true],
   ];
-  for (const [host, domain, expected] of table) assert.equal(hostMatchesDomain(host, domain), expected, `${host} ~ ${domain}`);
+  for (const [host, domain, expected] of table) {
+    assert.equal(hostMatchesDomain(host, domain), expected, `${host} ~ ${domain}`);
+  }
 });
 
 Deno.test("assertPublicHost refuses names that resolve to private addresses and allows listed hosts", async () => {
-  const resolveHost = (name: string) => Promise.resolve(name === "evil.example" ? ["8.8.8.8", "192.168.0.5"] : ["8.8.4.4"]);
+  const resolveHost = (name: string) =>
+    Promise.resolve(name === "evil.example" ? ["8.8.8.8", "192.168.0.5"] : ["8.8.4.4"]);
   await assert.rejects(
     assertPublicHost("evil.example", { resolveHost }),
     /Refused to reach "evil\.example": it resolves to the private address "192\.168\.0\.5"/,

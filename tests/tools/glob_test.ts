@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { createGlobTool, type GlobResult, runTool, ToolRegistry } from "../../mod.ts";
+import { sessionIndex } from "../../src/tools/_shared/search_options.ts";
+import type { Session } from "../../src/registry/session.ts";
+import { tempWorkspace } from "../_helpers/workspace.ts";
+import { buildFixture, rawRg } from "./_search_fixture.ts";
+
+const registry = new ToolRegistry([createGlobTool()]);
+
+async function glob(session: Session, input: Record<string, unknown>, reg = registry) {
+  const r = await runTool(reg, { name: "Glob", input }, { session });
+  return { ...r, data: r.data as GlobResult };
+}
+
+Deno.test("Glob returns absolute paths, newest first, hidden files in, .git and ignored files out", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  const r = await glob(ws.session, { pattern: "**/*" });
+  assert.ok(r.ok, r.text);
+  const rel = r.data.filenames.map((f) => f.slice(ws.dir.length + 1));
+  assert.ok(r.data.filenames.every((f) => f.startsWith(`${ws.dir}/`)));
+  assert.deepEqual(rel.slice(0, 5), [".gitignore", "keep.log", ".hidden/conf.ts", "long.txt", "multi.txt"]);
+  assert.equal(rel.at(-1), "README.md");
+  for (const gone of ["debug.log", "build/out.js", "node_modules/pkg/index.js", "secret.txt", "src/lib/types.gen.ts", ".git/HEAD"]) {
+    assert.ok(!rel.includes(gone), gone);
+  }
+  assert.equal(r.text.split("\n")[0], `${ws.dir}/.gitignore`);
+});
+
+Deno.test("Glob matches what rg --files lists for the same glob", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  for (const pattern of ["**/*.ts", "src/**/*.ts", "**/*.{md,py}", "docs/*/nested/*.md", "src/*.ts", "**/.*", "**/util*", "*"]) {
+    const r = await glob(ws.session, { pattern });
+    const mine = r.data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
+    const theirs = (await rawRg(ws.dir, ["--files", "--hidden", "-g", "!.git", "-g", `/${pattern}`])).sort();
+    assert.deepEqual(mine, theirs, pattern);
+  }
+});
+
+Deno.test("Glob respects the respectGitignore option", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  const all = new ToolRegistry([createGlobTool({ respectGitignore: false })]);
+  const r = await glob(ws.session, { pattern: "**/*.{log,js}" }, all);
+  const rel = r.data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
+  assert.deepEqual(rel, ["build/out.js", "debug.log", "keep.log", "node_modules/pkg/index.js"]);
+});
+
+Deno.test("Glob cuts at 100 paths and says so", async () => {
+  await using ws = await tempWorkspace();
+  for (let i = 0; i < 105; i++) await ws.write(`many/f${String(i).padStart(3, "0")}.txt`, "x");
+  const r = await glob(ws.session, { pattern: "many/*.txt" });
+  assert.equal(r.data.filenames.length, 100);
+  assert.equal(r.data.numFiles, 105);
+  assert.ok(r.data.truncated);
+  assert.match(r.text, /Showing the 100 most recently modified of 105 files/);
+});
+
+Deno.test("Glob walks only from the pattern's literal prefix", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  const index = sessionIndex(ws.session);
+  const r = await glob(ws.session, { pattern: "docs/deep/**/*.md" });
+  assert.deepEqual(r.data.filenames, [ws.path("docs/deep/nested/page.md")]);
+  assert.equal(index.reads, 4); // the root, docs, docs/deep and docs/deep/nested; nothing else
+});
+
+Deno.test("Glob's second call on an unchanged tree reads no folder again", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  await new Promise((r) => setTimeout(r, 60)); // past the racy window of fresh listings
+  const index = sessionIndex(ws.session);
+  const first = await glob(ws.session, { pattern: "**/*.ts" });
+  const reads = index.reads;
+  const second = await glob(ws.session, { pattern: "**/*.ts" });
+  assert.equal(index.reads, reads);
+  assert.deepEqual(second.data.filenames, first.data.filenames);
+});
+
+Deno.test("Glob sees files created, deleted and renamed between calls", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  const names = async () => (await glob(ws.session, { pattern: "**/*.ts" })).data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
+  const before = await names();
+  await ws.write("src/lib/created.ts", "new");
+  assert.deepEqual(await names(), [...before, "src/lib/created.ts"].sort());
+  await Deno.remove(ws.path("src/lib/util.ts"));
+  assert.ok(!(await names()).includes("src/lib/util.ts"));
+  await Deno.rename(ws.path("src/app.ts"), ws.path("docs/app.ts"));
+  const after = await names();
+  assert.ok(after.includes("docs/app.ts") && !after.includes("src/app.ts"));
+  await Deno.mkdir(ws.path("fresh/dir"), { recursive: true });
+  await ws.write("fresh/dir/new.ts", "x");
+  assert.ok((await names()).includes("fresh/dir/new.ts"));
+});
+
+Deno.test("Glob applies a .gitignore edited in place between calls", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.ok((await glob(ws.session, { pattern: "**/*.md" })).data.numFiles === 3);
+  const f = await Deno.open(ws.path(".gitignore"), { append: true });
+  await f.write(new TextEncoder().encode("docs/\n"));
+  f.close();
+  const r = await glob(ws.session, { pattern: "**/*.md" });
+  assert.deepEqual(r.data.filenames, [ws.path("README.md")]);
+});
+
+Deno.test("Glob takes an absolute pattern and refuses paths outside the workspace", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  const abs = await glob(ws.session, { pattern: `${ws.dir}/src/lib/*.ts` });
+  assert.deepEqual(abs.data.filenames.sort(), [ws.path("src/lib/util.test.ts"), ws.path("src/lib/util.ts")]);
+  const outside = await glob(ws.session, { pattern: "*", path: "/etc" });
+  assert.equal(outside.error?.code, "permission_denied");
+  const relative = await glob(ws.session, { pattern: "*", path: "src" });
+  assert.equal(relative.error?.code, "invalid_input");
+  const file = await glob(ws.session, { pattern: "*", path: ws.path("README.md") });
+  assert.equal(file.error?.code, "invalid_input");
+  const none = await glob(ws.session, { pattern: "**/*.nothing" });
+  assert.equal(none.text, "No files found");
+  const sub = await glob(ws.session, { pattern: "*.ts", path: ws.path("src/lib") });
+  assert.deepEqual(sub.data.filenames.sort(), [ws.path("src/lib/util.test.ts"), ws.path("src/lib/util.ts")]);
+});
