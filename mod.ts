@@ -180,7 +180,7 @@ export type {
   WebToolOptions,
 } from "./src/web/options.ts";
 export type { SearchContext, SearchHit, SearchProvider, SearchRequest } from "./src/web/search_provider.ts";
-export { resolveSearchProvider, SEARCH_SETUP_HINT } from "./src/web/choose_provider.ts";
+export { resolveSearchProvider, SEARCH_SETUP_HINT, searchProviderHost } from "./src/web/choose_provider.ts";
 export { braveProvider } from "./src/web/brave.ts";
 export type { BraveOptions } from "./src/web/brave.ts";
 export { searxngProvider } from "./src/web/searxng.ts";
@@ -189,3 +189,24 @@ export { htmlToMarkdown } from "./src/tools/_shared/html_to_markdown.ts";
 export type { HtmlConversion, HtmlToMarkdownOptions } from "./src/tools/_shared/html_to_markdown.ts";
 export { assertPublicHost, hostMatchesDomain, isPrivateAddress } from "./src/tools/_shared/net_guard.ts";
 export type { HostResolver, NetGuardOptions } from "./src/tools/_shared/net_guard.ts";
+export { DEFAULT_MAX_TURNS, defaultSystemPrompt, runAgent, runAgentToEnd } from "./src/loop/agent_loop.ts";
+export type { AgentOptions, AgentResult } from "./src/loop/agent_loop.ts";
+export { askModel, createModelClient, OPENAI_BASE_URL, requestTurn } from "./src/loop/client.ts";
+export type {
+  ChatMessage,
+  ModelClient,
+  ModelClientOptions,
+  TurnRequest,
+  TurnResponse,
+  WireToolCall,
+} from "./src/loop/client.ts";
+export { addUsage, emptyUsage, EventQueue } from "./src/loop/events.ts";
+export type { AgentEvent, StopReason, Usage } from "./src/loop/events.ts";
+export { describeModelError, retryAfterMs, retryDelay, withRetry } from "./src/loop/retry.ts";
+export type { EndpointInfo, RetryOptions } from "./src/loop/retry.ts";
+export { modelHost, resolveModelConfig, sessionConfig, sessionModel } from "./src/loop/model_config.ts";
+export type { ModelConfig, ModelConfigResult, ModelFlags } from "./src/loop/model_config.ts";
+export { AGENT_TYPES_DIR, GENERAL_PURPOSE, loadAgentTypes, parseAgentType } from "./src/loop/agent_types.ts";
+export type { AgentType } from "./src/loop/agent_types.ts";
+export { agentTool, DEFAULT_AGENT_MAX_TURNS } from "./src/tools/agent.ts";
+export type { AgentToolData, AgentToolOptions } from "./src/tools/agent.ts";

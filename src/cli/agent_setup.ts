@@ -7,9 +7,10 @@
  */
 import type { AgentOptions } from "../loop/agent_loop.ts";
 import { loadAgentTypes } from "../loop/agent_types.ts";
-import { createModelClient, type ModelClient } from "../loop/client.ts";
+import { askModel, createModelClient, type ModelClient } from "../loop/client.ts";
 import { type ModelConfig, modelHost, resolveModelConfig, sessionModel } from "../loop/model_config.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import type { WebFetchSummarizeArgs } from "../web/options.ts";
 import { agentTool } from "../tools/agent.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { terminalApprover } from "./approver.ts";
@@ -72,7 +73,11 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
   const maxTurns = positiveInt(values["max-turns"], "--max-turns");
   const maxTokens = positiveInt(values["max-tokens"], "--max-tokens");
   const resolved = resolveConfig(values, io);
-  const found = resolveModelConfig({ model: values.model, baseUrl: values["base-url"] }, io.env, resolved.settings);
+  const found = resolveModelConfig(
+    { model: values.model, baseUrl: values["base-url"] },
+    io.env,
+    resolved.settings,
+  );
   if (!found.ok) {
     io.err(`paddock: ${found.message}\n`);
     return 2;
@@ -85,25 +90,38 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
     throw new UsageError((err as Error).message);
   }
   const client = createModelClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
-  let runtime: Runtime | undefined;
-  const model = () => (runtime ? sessionModel(runtime.session, config.model) : config.model);
+  const ref: { runtime?: Runtime } = {};
+  const model = () => (ref.runtime ? sessionModel(ref.runtime.session, config.model) : config.model);
   const approver = terminalApprover(io);
   const agent = agentTool({
     client,
     model,
-    registry: () => runtime!.registry,
-    runOptions: () => runtime!.runOptions,
+    registry: () => ref.runtime!.registry,
+    runOptions: () => ref.runtime!.runOptions,
     agentTypes,
   });
+  const toolOptions = resolved.runtime.toolOptions ?? {};
+  // WebFetch answers its prompt over a page with the configured model
+  const web = {
+    ...toolOptions.web,
+    summarize: (a: WebFetchSummarizeArgs) =>
+      askModel(client, {
+        model: model(),
+        system:
+          "Answer the question using only the web page given. Be concise; quote exact text where it matters.",
+        user: `Page: ${a.url}\n\n${a.content}\n\nQuestion: ${a.prompt}`,
+        signal: a.signal,
+      }),
+  };
   // tools never see the model key
   const { OPENAI_API_KEY: _key, ...env } = io.env;
   const started = await startRuntime(values, io, {
     approver,
     env,
     modelHost: modelHost(config.baseUrl),
-    tools: [...builtinTools({ interaction: terminalInteraction(io) }), agent],
+    tools: [...builtinTools({ ...toolOptions, interaction: terminalInteraction(io), web }), agent],
   });
-  runtime = started.runtime;
+  const runtime = ref.runtime = started.runtime;
   return {
     runtime,
     client,
@@ -123,6 +141,8 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number above 0, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`${flag} must be a whole number above 0, got "${value}"`);
+  }
   return n;
 }

@@ -33,14 +33,18 @@ ${RUNTIME_FLAGS_HELP}`,
       allowPositionals: true,
       strict: true,
     });
-    if (positionals.length) throw new UsageError(`chat takes no prompt argument: use paddock run "<prompt>" for one shot`);
+    if (positionals.length) {
+      throw new UsageError(`chat takes no prompt argument: use paddock run "<prompt>" for one shot`);
+    }
     const setup = await setupAgent(values, io);
     if (typeof setup === "number") return setup;
     let history: ChatMessage[] = [];
     let failed = false;
     try {
       if (io.isTerminal) {
-        io.err(`paddock chat: ${setup.model.model} at ${setup.model.baseUrl}. /clear starts over, /exit quits.\n`);
+        io.err(
+          `paddock chat: ${setup.model.model} at ${setup.model.baseUrl}. /clear starts over, /exit quits.\n`,
+        );
       }
       for (;;) {
         if (io.isTerminal) io.err("\n> ");

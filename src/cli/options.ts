@@ -161,6 +161,7 @@ export async function loadToolModule(specifier: string, cwd: string): Promise<To
   const url = /^[a-z]+:/.test(specifier) ? specifier : pathToFileURL(resolve(cwd, specifier)).href;
   let mod: Record<string, unknown>;
   try {
+    // a user's module named at run time: `deno publish` warns that it cannot analyze this, as intended
     mod = await import(url);
   } catch (err) {
     throw new UsageError(`Cannot load tools from "${specifier}": ${(err as Error).message}`);

@@ -97,7 +97,13 @@ export function createRenderer(io: Pick<CliIo, "out" | "err">, options: RenderOp
           break;
         case "retry":
           closeText();
-          io.err(dim(`(model request failed: ${event.reason}; retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s)`) + "\n");
+          io.err(
+            dim(
+              `(model request failed: ${event.reason}; retry ${event.attempt} in ${
+                (event.delayMs / 1000).toFixed(1)
+              } s)`,
+            ) + "\n",
+          );
           break;
         case "result":
           closeText();
@@ -128,25 +134,33 @@ function stopText(reason: string): string {
 
 /** The final usage line: turns, tokens, tool calls and time. */
 export function usageLine(usage: Usage, turns: number, durationMs: number): string {
-  return `${turns} turn${turns === 1 ? "" : "s"}, ${usage.totalTokens} tokens (${usage.promptTokens} in, ${usage.completionTokens} out), ${usage.toolCalls} tool call${
+  return `${turns} turn${
+    turns === 1 ? "" : "s"
+  }, ${usage.totalTokens} tokens (${usage.promptTokens} in, ${usage.completionTokens} out), ${usage.toolCalls} tool call${
     usage.toolCalls === 1 ? "" : "s"
   }, ${(durationMs / 1000).toFixed(1)} s`;
 }
 
 /** A todo list as checkbox lines. */
 export function formatTodos(todos: unknown): string {
-  const list = Array.isArray(todos) ? todos as Array<{ content?: string; status?: string; activeForm?: string }> : [];
+  const list = Array.isArray(todos)
+    ? todos as Array<{ content?: string; status?: string; activeForm?: string }>
+    : [];
   if (list.length === 0) return "Todos: (all done)";
-  return ["Todos:", ...list.map((t) => {
-    const mark = t.status === "completed" ? "[x]" : t.status === "in_progress" ? "[>]" : "[ ]";
-    return `  ${mark} ${t.status === "in_progress" ? t.activeForm ?? t.content : t.content}`;
-  })].join("\n");
+  return [
+    "Todos:",
+    ...list.map((t) => {
+      const mark = t.status === "completed" ? "[x]" : t.status === "in_progress" ? "[>]" : "[ ]";
+      return `  ${mark} ${t.status === "in_progress" ? t.activeForm ?? t.content : t.content}`;
+    }),
+  ].join("\n");
 }
 
 function formatDiff(diff: string, paint: (code: string, s: string) => string): string {
   const lines = diff.replace(/\n$/, "").split("\n");
   const shown = lines.slice(0, MAX_DIFF_LINES).map((l) =>
-    "  " + (l.startsWith("+") && !l.startsWith("+++")
+    "  " +
+    (l.startsWith("+") && !l.startsWith("+++")
       ? paint("32", l)
       : l.startsWith("-") && !l.startsWith("---")
       ? paint("31", l)

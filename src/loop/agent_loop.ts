@@ -68,7 +68,7 @@ export function defaultSystemPrompt(session: Session): string {
     `Workspace roots: ${session.roots.join(", ")}`,
     `Permission mode: ${session.mode}`,
     "Use absolute paths with file tools. Read a file before editing it. Prefer the dedicated tools over Bash for",
-    "reading, searching and editing. When a tool result starts with \"Error: \", read it and adjust.",
+    'reading, searching and editing. When a tool result starts with "Error: ", read it and adjust.',
     "When the task is done, answer with a short summary and no tool calls.",
   ].join("\n");
 }
@@ -168,7 +168,9 @@ async function drive(
   while (true) {
     if (signal.aborted) return finish("aborted");
     if (turn >= maxTurns) return finish("max_turns");
-    if (options.maxTokens !== undefined && total.totalTokens >= options.maxTokens) return finish("token_budget");
+    if (options.maxTokens !== undefined && total.totalTokens >= options.maxTokens) {
+      return finish("token_budget");
+    }
     turn++;
     const model = modelOf();
     emit({ type: "turn_start", turn, model });
@@ -229,7 +231,9 @@ async function drive(
     }
     history.push({ role: "assistant", content: response.content || null, tool_calls: calls });
     lastText = response.content;
-    for (const c of calls) emit({ type: "tool_call", callId: c.id, tool: c.function.name, arguments: c.function.arguments });
+    for (const c of calls) {
+      emit({ type: "tool_call", callId: c.id, tool: c.function.name, arguments: c.function.arguments });
+    }
     const outer = options.runOptions?.onEvent;
     const ended = new Set<string>();
     const results = await executeToolCalls(
@@ -249,7 +253,15 @@ async function drive(
     for (const r of results) {
       // calls refused before they started (unknown tool, bad JSON, interrupted) still get an end event
       if (!ended.has(r.id)) {
-        emit({ type: "tool_end", callId: r.id, tool: r.tool, ok: r.ok, code: r.error?.code, elapsedMs: r.elapsedMs, result: r });
+        emit({
+          type: "tool_end",
+          callId: r.id,
+          tool: r.tool,
+          ok: r.ok,
+          code: r.error?.code,
+          elapsedMs: r.elapsedMs,
+          result: r,
+        });
       }
     }
     total.toolCalls += calls.length;

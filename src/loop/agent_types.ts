@@ -55,7 +55,9 @@ export const GENERAL_PURPOSE: AgentType = Object.freeze({
 export function parseAgentType(text: string, source?: string): AgentType {
   const where = source ? ` "${source}"` : "";
   const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  if (!match) throw new InvalidInputError(`Agent type file${where} has no frontmatter: start it with a --- block`);
+  if (!match) {
+    throw new InvalidInputError(`Agent type file${where} has no frontmatter: start it with a --- block`);
+  }
   const fields: Record<string, string | string[]> = {};
   let listKey: string | undefined;
   for (const raw of match[1].split(/\r?\n/)) {
@@ -67,7 +69,9 @@ export function parseAgentType(text: string, source?: string): AgentType {
       continue;
     }
     const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (!kv) throw new InvalidInputError(`Agent type file${where} has a frontmatter line it cannot read: "${line}"`);
+    if (!kv) {
+      throw new InvalidInputError(`Agent type file${where} has a frontmatter line it cannot read: "${line}"`);
+    }
     const [, key, value] = kv;
     if (value === "") {
       fields[key] = [];
@@ -117,10 +121,16 @@ export function loadAgentTypes(root: string): AgentType[] {
     entries = [...Deno.readDirSync(dir)];
   } catch (err) {
     // no folder, or no permission to read it: the built-in type alone
-    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotCapable) return [...types.values()];
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotCapable) {
+      return [...types.values()];
+    }
     throw err;
   }
-  for (const e of entries.filter((e) => e.isFile && e.name.endsWith(".md")).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (
+    const e of entries.filter((e) => e.isFile && e.name.endsWith(".md")).sort((a, b) =>
+      a.name.localeCompare(b.name)
+    )
+  ) {
     const path = join(dir, e.name);
     const type = parseAgentType(Deno.readTextFileSync(path), path);
     types.set(type.name, type);

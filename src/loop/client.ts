@@ -8,6 +8,7 @@
 import OpenAI from "openai";
 import type { ToolDefinition } from "../registry/registry.ts";
 import { emptyUsage, type Usage } from "./events.ts";
+import { withRetry } from "./retry.ts";
 
 /** The default base URL when only an API key is configured. */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -170,10 +171,37 @@ function wireCall(id: string | undefined, name: string | undefined, args: string
   };
 }
 
-function readUsage(into: { promptTokens: number; completionTokens: number; totalTokens: number }, u: unknown): void {
+function readUsage(
+  into: { promptTokens: number; completionTokens: number; totalTokens: number },
+  u: unknown,
+): void {
   if (!u || typeof u !== "object") return;
   const r = u as { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
   into.promptTokens = r.prompt_tokens ?? 0;
   into.completionTokens = r.completion_tokens ?? 0;
   into.totalTokens = r.total_tokens ?? into.promptTokens + into.completionTokens;
+}
+
+/**
+ * One question, one answer, no tools: for helpers such as WebFetch's page
+ * summaries. Retried like a loop turn.
+ *
+ * @example
+ * ```ts ignore
+ * const text = await askModel(client, { model: "m", system: "Be brief", user: "Hi" });
+ * ```
+ */
+export async function askModel(
+  client: ModelClient,
+  req: { model: string; system: string; user: string; signal?: AbortSignal },
+): Promise<string> {
+  const turn = await withRetry(() =>
+    requestTurn(client, {
+      model: req.model,
+      messages: [{ role: "system", content: req.system }, { role: "user", content: req.user }],
+      tools: [],
+      stream: false,
+      signal: req.signal,
+    }), { signal: req.signal });
+  return turn.content;
 }

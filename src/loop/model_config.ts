@@ -52,7 +52,8 @@ export function resolveModelConfig(
 ): ModelConfigResult {
   const model = flags.model || env.PADDOCK_MODEL || settings.model;
   const apiKey = env.OPENAI_API_KEY || undefined;
-  const baseUrl = flags.baseUrl || env.OPENAI_BASE_URL || settings.baseUrl || (apiKey ? OPENAI_BASE_URL : undefined);
+  const baseUrl = flags.baseUrl || env.OPENAI_BASE_URL || settings.baseUrl ||
+    (apiKey ? OPENAI_BASE_URL : undefined);
   const missing: string[] = [];
   if (!model) missing.push("model");
   if (!baseUrl) missing.push("endpoint");
@@ -63,7 +64,8 @@ export function resolveModelConfig(
       return {
         ok: false,
         missing: ["endpoint"],
-        message: `The base URL "${baseUrl}" is not a valid URL: set OPENAI_BASE_URL (or --base-url) to e.g. http://127.0.0.1:11434/v1`,
+        message:
+          `The base URL "${baseUrl}" is not a valid URL: set OPENAI_BASE_URL (or --base-url) to e.g. http://127.0.0.1:11434/v1`,
       };
     }
     return { ok: true, config: { model: model!, baseUrl: baseUrl!, ...(apiKey ? { apiKey } : {}) } };

@@ -87,7 +87,10 @@ export function retryAfterMs(headers: Headers | undefined, now: number = Date.no
  * console.assert(v === 42);
  * ```
  */
-export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export async function withRetry<T>(
+  fn: (attempt: number) => Promise<T>,
+  options: RetryOptions = {},
+): Promise<T> {
   const max = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const sleep = options.sleep ?? abortableSleep;
   for (let attempt = 1;; attempt++) {
@@ -143,7 +146,9 @@ export function describeModelError(err: unknown, where: EndpointInfo): string {
   const model = `"${where.model}"`;
   if (err instanceof APIConnectionError && !(err instanceof APIUserAbortError)) {
     const cause = (err.cause as Error | undefined)?.message;
-    return `Cannot reach the model endpoint ${at}: ${cause ?? err.message}: check OPENAI_BASE_URL (or --base-url) and that the server is running`;
+    return `Cannot reach the model endpoint ${at}: ${
+      cause ?? err.message
+    }: check OPENAI_BASE_URL (or --base-url) and that the server is running`;
   }
   if (err instanceof APIError && err.status !== undefined) {
     const detail = apiMessage(err);

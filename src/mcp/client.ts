@@ -210,7 +210,9 @@ export class McpConnection implements McpToolCaller {
       roots: (this.#options.roots ?? []).map((r) => ({ uri: pathToFileURL(r).href, name: basename(r) || r })),
     }));
     client.onclose = () => this.#lost(gen, this.#exitDetail(transport) ?? "the connection closed");
-    client.onerror = (err) => this.#emit({ type: "error", message: err.message });
+    client.onerror = (err) => {
+      if (gen === this.#generation && this.#state !== "closed") this.#emit({ type: "error", message: err.message });
+    };
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {

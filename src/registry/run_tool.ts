@@ -139,6 +139,7 @@ async function runCore(
   let input: Record<string, unknown> | undefined;
   let summary = "";
   const streamed: string[] = [];
+  let streamedChars = 0;
   const context: string[] = [];
 
   const finish = async (res: Omit<ToolCallResult, "elapsedMs" | "id" | "tool">): Promise<ToolCallResult> => {
@@ -284,6 +285,11 @@ async function runCore(
     signal: controller.signal,
     onOutput: (chunk) => {
       streamed.push(chunk);
+      streamedChars += chunk.length;
+      // keep a bounded tail for the partial-output message: a command may print gigabytes
+      while (streamedChars > 4 * DEFAULT_MAX_OUTPUT_CHARS && streamed.length > 1) {
+        streamedChars -= streamed.shift()!.length;
+      }
       emit({ type: "tool_output", callId: id, tool: name, chunk });
     },
     session,

@@ -54,6 +54,8 @@ export interface ShellProcess {
   readonly status: Promise<Deno.CommandStatus>;
   /** Resolves when both output pipes are closed (every holder exited) or the readers were cancelled. */
   readonly pumped: Promise<void>;
+  /** Whether both pipes are closed (or the readers were cancelled). */
+  isDrained(): boolean;
   /** Stops passing output to `onChunk` (the file still gets it). */
   detach(): void;
   /** Stops the group: SIGTERM, grace, SIGKILL; resolves once it is gone and the readers finished. */
@@ -96,6 +98,7 @@ export function spawnShell(o: ShellSpawnOptions): ShellProcess {
   const startTime = processStartTime(pgid) ?? "";
 
   let streaming = true;
+  let drained = false;
   const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
   const write = (text: string) => {
     if (text === "") return;
@@ -118,6 +121,7 @@ export function spawnShell(o: ShellSpawnOptions): ShellProcess {
     write(dec.decode());
   };
   const pumped = Promise.all([pump(child.stdout), pump(child.stderr)]).then(() => {
+    drained = true;
     o.sink.close();
     o.tracker.settle(o.id);
   });
@@ -140,6 +144,7 @@ export function spawnShell(o: ShellSpawnOptions): ShellProcess {
     pgid,
     status: child.status,
     pumped,
+    isDrained: () => drained,
     detach: () => {
       streaming = false;
     },

@@ -80,6 +80,12 @@ export class GroupTracker {
     return this.#entries.get(id);
   }
 
+  /** Whether group `id` is tracked and still has live members. */
+  isAlive(id: string): boolean {
+    const e = this.#entries.get(id);
+    return e !== undefined && groupState(e) === "ours";
+  }
+
   /** Tracked groups. */
   list(): LedgerEntry[] {
     return [...this.#entries.values()];
@@ -124,7 +130,7 @@ export class GroupTracker {
     await Promise.all(ids.map(async (id) => {
       const r = this.#readers.get(id);
       if (!r) return;
-      let timer: number | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), r.readerGraceMs)));
       const outcome = await Promise.race([r.done.then(() => "done" as const, () => "done" as const), late]);
       clearTimeout(timer);

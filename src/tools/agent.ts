@@ -106,9 +106,13 @@ export function agentTool(options: AgentToolOptions): Tool {
       description: z.string().min(1).describe("A short (3-5 word) description of the task"),
       prompt: z.string().min(1).describe("The task for the agent, complete and self-contained"),
       subagent_type: z.string().min(1).describe(`The agent type to use: one of ${typeNames.join(", ")}`),
-      model: z.string().min(1).optional().describe("Model for this agent. Default: the type's, else the current one"),
+      model: z.string().min(1).optional().describe(
+        "Model for this agent. Default: the type's, else the current one",
+      ),
       resume: z.string().min(1).optional().describe("Id of an earlier agent whose conversation to continue"),
-      run_in_background: z.boolean().optional().describe("Run as a background task and return its id at once. Default false"),
+      run_in_background: z.boolean().optional().describe(
+        "Run as a background task and return its id at once. Default false",
+      ),
       max_turns: z.number().int().min(1).max(200).optional().describe("Most model turns the agent may take"),
       name: z.string().min(1).optional().describe("A name for the agent, shown in logs"),
       mode: z.enum(PERMISSION_MODES).optional().describe(
@@ -124,17 +128,30 @@ export function agentTool(options: AgentToolOptions): Tool {
         if (!found) {
           const known = [...records.keys()];
           throw new NotFoundError(
-            `No agent with id "${input.resume}"${known.length ? `: known ids are ${known.join(", ")}` : ": no agent has run in this session"}`,
+            `No agent with id "${input.resume}"${
+              known.length ? `: known ids are ${known.join(", ")}` : ": no agent has run in this session"
+            }`,
           );
         }
-        if (found.running) throw new ConflictError(`Agent "${input.resume}" is still running: wait for it with TaskOutput`);
+        if (found.running) {
+          throw new ConflictError(`Agent "${input.resume}" is still running: wait for it with TaskOutput`);
+        }
         record = found;
       } else {
         const type = types.find((t) => t.name === input.subagent_type);
         if (!type) {
-          throw new NotFoundError(`No agent type "${input.subagent_type}": use one of ${typeNames.join(", ")}`);
+          throw new NotFoundError(
+            `No agent type "${input.subagent_type}": use one of ${typeNames.join(", ")}`,
+          );
         }
-        record = { id: newTaskId("a"), type, history: [], usage: emptyUsage(), durationMs: 0, running: false };
+        record = {
+          id: newTaskId("a"),
+          type,
+          history: [],
+          usage: emptyUsage(),
+          durationMs: 0,
+          running: false,
+        };
         records.set(record.id, record);
       }
       const parent = typeof options.registry === "function" ? options.registry() : options.registry;
@@ -142,9 +159,13 @@ export function agentTool(options: AgentToolOptions): Tool {
       const view = parent.view({
         ...(record.type.tools ? { include: record.type.tools } : {}),
         ...(allowNested ? {} : { exclude: ["Agent"] }),
-        ...(input.mode === "plan" || ctx.session.mode === "plan" ? { excludeSideEffects: PLAN_MODE_BLOCKED } : {}),
+        ...(input.mode === "plan" || ctx.session.mode === "plan"
+          ? { excludeSideEffects: PLAN_MODE_BLOCKED }
+          : {}),
       });
-      const baseRunOptions = typeof options.runOptions === "function" ? options.runOptions() : options.runOptions;
+      const baseRunOptions = typeof options.runOptions === "function"
+        ? options.runOptions()
+        : options.runOptions;
       const parentModel = typeof options.model === "function" ? options.model : () => options.model as string;
       const model = () => input.model ?? record.type.model ?? parentModel();
       const run = (signal: AbortSignal, onEvent: (e: AgentEvent) => void) => {
@@ -194,7 +215,9 @@ function usageLine(record: AgentRecord): string {
 
 function finalOutput(record: AgentRecord, result: AgentResult): { text: string; data: AgentToolData } {
   const note = result.stopReason === "completed" ? "" : `\n\n(The agent stopped early: ${result.stopReason})`;
-  const text = `${result.text || "(the agent gave no final text)"}${note}\n\nagentId: ${record.id} (pass it as resume to continue this agent)\nusage: ${usageLine(record)}`;
+  const text = `${
+    result.text || "(the agent gave no final text)"
+  }${note}\n\nagentId: ${record.id} (pass it as resume to continue this agent)\nusage: ${usageLine(record)}`;
   return {
     text,
     data: { agentId: record.id, status: result.stopReason, text: result.text, usage: usageData(record) },

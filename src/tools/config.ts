@@ -195,8 +195,10 @@ export const configTool: Tool<Input, ConfigResult> = defineTool<Input, ConfigRes
     }
     const config = sessionConfig(ctx.session);
     const file = settingsPath(ctx.roots[0]);
+    // the folder or file may be a symlink: read and write only where it really stays inside the workspace
+    const target = () => resolveSafePath(file, ctx, { param: "setting", mustExist: false }).real;
     const current = () =>
-      Object.hasOwn(config, i.setting) ? config[i.setting] : getPath(loadSettings(file), i.setting);
+      Object.hasOwn(config, i.setting) ? config[i.setting] : getPath(loadSettings(target()), i.setting);
     if (i.value === undefined) {
       const value = i.setting === "permissions.defaultMode" ? ctx.session.mode : current();
       const text = value === undefined
@@ -206,11 +208,10 @@ export const configTool: Tool<Input, ConfigResult> = defineTool<Input, ConfigRes
     }
     const newValue = spec.parse(i.value, i.setting);
     const previousValue = i.setting === "permissions.defaultMode" ? ctx.session.mode : current();
-    // the folder or file may be a symlink: write only where it really stays inside the workspace
-    const target = resolveSafePath(file, ctx, { param: "setting", mustExist: false }).real;
-    const settings = loadSettings(target);
+    const real = target();
+    const settings = loadSettings(real);
     setPath(settings, i.setting, newValue);
-    saveSettings(target, settings);
+    saveSettings(real, settings);
     config[i.setting] = newValue;
     if (i.setting === "permissions.defaultMode") {
       const mode = newValue as PermissionMode;

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { ConflictError, InvalidInputError, PermissionDeniedError, UnavailableError } from "../errors.ts";
 import { defineTool, type Tool } from "../registry/define_tool.ts";
+import { resolveSafePath } from "./_shared/paths.ts";
 import type { Session } from "../registry/session.ts";
 
 /** Where worktrees go, relative to the repository's top folder. */
@@ -143,7 +144,10 @@ export const enterWorktreeTool: Tool<Input, EnterWorktreeResult> = defineTool({
     }
     const name = i.name ?? `wt-${crypto.randomUUID().slice(0, 8)}`;
     const branch = `${WORKTREE_BRANCH_PREFIX}${name}`;
-    const base = join(repoRoot, WORKTREES_DIR);
+    // `.paddock` or `worktrees` may be symlinks: the real folder must stay inside the workspace
+    const base =
+      resolveSafePath(join(repoRoot, WORKTREES_DIR), ctx, { param: "name", mustExist: false, kind: "dir" })
+        .real;
     const path = join(base, name);
     if (exists(path)) {
       throw new ConflictError(`A worktree folder "${path}" already exists: choose another name`);

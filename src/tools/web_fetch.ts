@@ -24,6 +24,8 @@ export const DEFAULT_WEB_TIMEOUT_MS = 30_000;
 export const MAX_SUMMARY_INPUT_CHARS = 100_000;
 /** Most pages kept in a session's cache. */
 export const MAX_CACHED_PAGES = 32;
+/** Most characters of page text kept in a session's cache (oldest pages go first). */
+export const MAX_CACHED_CHARS = 40_000_000;
 
 const CACHE_SLOT = "WebFetch.cache";
 
@@ -129,7 +131,11 @@ function remember(ctx: ToolContext, key: string, page: FetchedPage): void {
   const cache = cacheOf(ctx);
   cache.delete(key);
   cache.set(key, { storedAt: ctx.now(), page });
-  while (cache.size > MAX_CACHED_PAGES) cache.delete(cache.keys().next().value!);
+  const chars = () =>
+    [...cache.values()].reduce((n, e) => n + (e.page.kind === "content" ? e.page.content.length : 0), 0);
+  while (cache.size > 1 && (cache.size > MAX_CACHED_PAGES || chars() > MAX_CACHED_CHARS)) {
+    cache.delete(cache.keys().next().value!);
+  }
 }
 
 function size(bytes: number): string {

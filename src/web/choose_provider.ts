@@ -4,7 +4,7 @@
  * @module
  */
 import { UnavailableError } from "../errors.ts";
-import { braveProvider } from "./brave.ts";
+import { BRAVE_BASE_URL, braveProvider } from "./brave.ts";
 import type { SearchProviderConfig, WebToolOptions } from "./options.ts";
 import type { SearchProvider } from "./search_provider.ts";
 import { searxngProvider } from "./searxng.ts";
@@ -69,4 +69,37 @@ export function resolveSearchProvider(
   throw new UnavailableError(
     `Unknown search provider "${(config as { provider: string }).provider}": use "brave" or "searxng"`,
   );
+}
+
+/**
+ * The `host:port` the configured search provider needs in `--allow-net`,
+ * or undefined when none is configured (or it is a custom provider object).
+ *
+ * @example
+ * ```ts
+ * import { searchProviderHost } from "./choose_provider.ts";
+ * console.assert(searchProviderHost({}, { BRAVE_API_KEY: "k" }) === "api.search.brave.com:443");
+ * console.assert(searchProviderHost({}, { SEARXNG_URL: "http://127.0.0.1:8888" }) === "127.0.0.1:8888");
+ * ```
+ */
+export function searchProviderHost(
+  options: Pick<WebToolOptions, "search">,
+  env: Readonly<Record<string, string>>,
+): string | undefined {
+  let base: string | undefined;
+  try {
+    const provider = resolveSearchProvider(options, env);
+    if (options.search && "search" in options.search) return undefined;
+    const config = options.search as SearchProviderConfig | undefined;
+    base = provider.name === "brave" ? config?.baseUrl ?? BRAVE_BASE_URL : config?.baseUrl ?? env.SEARXNG_URL;
+  } catch {
+    return undefined;
+  }
+  if (!base) return undefined;
+  try {
+    const url = new URL(base);
+    return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
+  } catch {
+    return undefined;
+  }
 }

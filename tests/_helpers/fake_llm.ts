@@ -91,114 +91,155 @@ export function startFakeLlm(script: ScriptStep[] = []): Promise<FakeLlm> {
   const hangs = new AbortController();
   let callCounter = 0;
   const { promise: listening, resolve: onListen } = Promise.withResolvers<number>();
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: ({ port }) => onListen(port) }, async (req) => {
-    const t0 = performance.now();
-    const url = new URL(req.url);
-    if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) {
-      return Response.json({ error: { message: `Unknown route ${req.method} ${url.pathname}` } }, { status: 404 });
-    }
-    // deno-lint-ignore no-explicit-any
-    let body: any;
-    try {
-      body = await req.json();
-    } catch {
-      problems.push("request body is not JSON");
-      return Response.json({ error: { message: "bad JSON" } }, { status: 400 });
-    }
-    const record: RecordedRequest = {
-      body,
-      headers: req.headers,
-      path: url.pathname,
-      messages: body.messages ?? [],
-      toolNames: (body.tools ?? []).map((t: { function?: { name?: string } }) => t.function?.name),
-      toolResults: new Map(),
-      serverMs: 0,
-    };
-    requests.push(record);
-    const found = validate(body, record);
-    if (found.length) {
-      problems.push(...found.map((p) => `request ${requests.length}: ${p}`));
-      return Response.json({ error: { message: found.join("; ") } }, { status: 400 });
-    }
-    const step = queue.shift();
-    if (!step) {
-      problems.push(`request ${requests.length}: no scripted reply left`);
-      return Response.json({ error: { message: "no scripted reply left" } }, { status: 400 });
-    }
-    const answer = typeof step === "function" ? await step(record) : step;
-    if ("status" in answer) {
-      record.serverMs = performance.now() - t0;
-      return Response.json(answer.body ?? { error: { message: `scripted status ${answer.status}`, type: "test" } }, {
-        status: answer.status,
-        headers: answer.headers,
-      });
-    }
-    const calls = (answer.toolCalls ?? []).map((c) => ({
-      id: c.id ?? `call_${++callCounter}`,
-      type: "function",
-      function: { name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments) },
-    }));
-    const u = answer.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
-    const usage = { ...u, total_tokens: u.prompt_tokens + u.completion_tokens };
-    const finish = calls.length ? "tool_calls" : "stop";
-    const base = { id: `chatcmpl-${requests.length}`, created: 0, model: body.model };
-    if (!body.stream) {
-      record.serverMs = performance.now() - t0;
-      return Response.json({
-        ...base,
-        object: "chat.completion",
-        choices: [{
-          index: 0,
-          finish_reason: finish,
-          message: { role: "assistant", content: answer.text ?? null, ...(calls.length ? { tool_calls: calls } : {}) },
-        }],
-        usage,
-      });
-    }
-    const enc = new TextEncoder();
-    const chunk = (delta: unknown, finishReason: string | null = null) =>
-      enc.encode(`data: ${
-        JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finishReason }] })
-      }\n\n`);
-    const size = answer.chunkSize ?? 4;
-    const parts: Uint8Array[] = [chunk({ role: "assistant", content: "" })];
-    const text = answer.text ?? "";
-    for (let i = 0; i < text.length; i += size) parts.push(chunk({ content: text.slice(i, i + size) }));
-    calls.forEach((c, index) => {
-      const args = c.function.arguments;
-      const half = Math.floor(args.length / 2);
-      parts.push(chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.function.name, arguments: "" } }] }));
-      parts.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] }));
-      parts.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
-    });
-    if (answer.hang) {
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          parts.forEach((p) => controller.enqueue(p));
-          const stop = () => {
-            try {
-              controller.close();
-            } catch {
-              // already closed by the client going away
-            }
-          };
-          hangs.signal.addEventListener("abort", stop, { once: true });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: ({ port }) => onListen(port) },
+    async (req) => {
+      const t0 = performance.now();
+      const url = new URL(req.url);
+      if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) {
+        return Response.json({ error: { message: `Unknown route ${req.method} ${url.pathname}` } }, {
+          status: 404,
+        });
+      }
+      // deno-lint-ignore no-explicit-any
+      let body: any;
+      try {
+        body = await req.json();
+      } catch {
+        problems.push("request body is not JSON");
+        return Response.json({ error: { message: "bad JSON" } }, { status: 400 });
+      }
+      const record: RecordedRequest = {
+        body,
+        headers: req.headers,
+        path: url.pathname,
+        messages: body.messages ?? [],
+        toolNames: (body.tools ?? []).map((t: { function?: { name?: string } }) => t.function?.name),
+        toolResults: new Map(),
+        serverMs: 0,
+      };
+      requests.push(record);
+      const found = validate(body, record);
+      if (found.length) {
+        problems.push(...found.map((p) => `request ${requests.length}: ${p}`));
+        return Response.json({ error: { message: found.join("; ") } }, { status: 400 });
+      }
+      const step = queue.shift();
+      if (!step) {
+        problems.push(`request ${requests.length}: no scripted reply left`);
+        return Response.json({ error: { message: "no scripted reply left" } }, { status: 400 });
+      }
+      let answer: ScriptedAnswer | ScriptedError;
+      try {
+        answer = typeof step === "function" ? await step(record) : step;
+      } catch (err) {
+        // a failed check inside a script step: record it and answer 400 so the client does not retry
+        problems.push(`request ${requests.length}: ${(err as Error).message}`);
+        return Response.json({ error: { message: (err as Error).message } }, { status: 400 });
+      }
+      if ("status" in answer) {
+        record.serverMs = performance.now() - t0;
+        return Response.json(
+          answer.body ?? { error: { message: `scripted status ${answer.status}`, type: "test" } },
+          {
+            status: answer.status,
+            headers: answer.headers,
+          },
+        );
+      }
+      const calls = (answer.toolCalls ?? []).map((c) => ({
+        id: c.id ?? `call_${++callCounter}`,
+        type: "function",
+        function: {
+          name: c.name,
+          arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
         },
+      }));
+      const u = answer.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+      const usage = { ...u, total_tokens: u.prompt_tokens + u.completion_tokens };
+      const finish = calls.length ? "tool_calls" : "stop";
+      const base = { id: `chatcmpl-${requests.length}`, created: 0, model: body.model };
+      if (!body.stream) {
+        record.serverMs = performance.now() - t0;
+        return Response.json({
+          ...base,
+          object: "chat.completion",
+          choices: [{
+            index: 0,
+            finish_reason: finish,
+            message: {
+              role: "assistant",
+              content: answer.text ?? null,
+              ...(calls.length ? { tool_calls: calls } : {}),
+            },
+          }],
+          usage,
+        });
+      }
+      const enc = new TextEncoder();
+      const chunk = (delta: unknown, finishReason: string | null = null) =>
+        enc.encode(
+          `data: ${
+            JSON.stringify({
+              ...base,
+              object: "chat.completion.chunk",
+              choices: [{ index: 0, delta, finish_reason: finishReason }],
+            })
+          }\n\n`,
+        );
+      const size = answer.chunkSize ?? 4;
+      const parts: Uint8Array[] = [chunk({ role: "assistant", content: "" })];
+      const text = answer.text ?? "";
+      for (let i = 0; i < text.length; i += size) parts.push(chunk({ content: text.slice(i, i + size) }));
+      calls.forEach((c, index) => {
+        const args = c.function.arguments;
+        const half = Math.floor(args.length / 2);
+        parts.push(
+          chunk({
+            tool_calls: [{
+              index,
+              id: c.id,
+              type: "function",
+              function: { name: c.function.name, arguments: "" },
+            }],
+          }),
+        );
+        parts.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] }));
+        parts.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
       });
+      if (answer.hang) {
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            parts.forEach((p) => controller.enqueue(p));
+            const stop = () => {
+              try {
+                controller.close();
+              } catch {
+                // already closed by the client going away
+              }
+            };
+            hangs.signal.addEventListener("abort", stop, { once: true });
+          },
+        });
+        record.serverMs = performance.now() - t0;
+        return new Response(stream, { headers: { "content-type": "text/event-stream" } });
+      }
+      parts.push(chunk({}, finish));
+      if (body.stream_options?.include_usage) {
+        parts.push(
+          enc.encode(
+            `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage })}\n\n`,
+          ),
+        );
+      }
+      parts.push(enc.encode("data: [DONE]\n\n"));
+      const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) (all.set(p, at), at += p.length);
       record.serverMs = performance.now() - t0;
-      return new Response(stream, { headers: { "content-type": "text/event-stream" } });
-    }
-    parts.push(chunk({}, finish));
-    if (body.stream_options?.include_usage) {
-      parts.push(enc.encode(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage })}\n\n`));
-    }
-    parts.push(enc.encode("data: [DONE]\n\n"));
-    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) (all.set(p, at), at += p.length);
-    record.serverMs = performance.now() - t0;
-    return new Response(all, { headers: { "content-type": "text/event-stream" } });
-  });
+      return new Response(all, { headers: { "content-type": "text/event-stream" } });
+    },
+  );
   return listening.then((port) => {
     const close = async () => {
       hangs.abort();
@@ -232,7 +273,9 @@ function validate(body: any, record: RecordedRequest): string[] {
   const open = new Set<string>();
   for (const [i, m] of (body.messages ?? []).entries()) {
     if (m.role === "tool") {
-      if (!open.delete(m.tool_call_id)) problems.push(`message ${i}: tool message for unknown id "${m.tool_call_id}"`);
+      if (!open.delete(m.tool_call_id)) {
+        problems.push(`message ${i}: tool message for unknown id "${m.tool_call_id}"`);
+      }
       if (typeof m.content !== "string") problems.push(`message ${i}: tool content is not a string`);
       record.toolResults.set(m.tool_call_id, m.content);
       continue;

@@ -9,7 +9,11 @@ import { tempWorkspace } from "../_helpers/workspace.ts";
 
 const CLI = fromFileUrl(new URL("../../cli.ts", import.meta.url));
 
-function memoryIo(cwd: string, env: Record<string, string>, stdin = ""): CliIo & { stdout: string[]; stderr: string[] } {
+function memoryIo(
+  cwd: string,
+  env: Record<string, string>,
+  stdin = "",
+): CliIo & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
   return {
@@ -40,8 +44,22 @@ Deno.test("paddock run with no model configured says what to set and exits 2", a
 Deno.test("paddock run --json streams every event as a JSON line and reads the model from flags", async () => {
   await using ws = await tempWorkspace();
   await using llm = await startFakeLlm([{ text: "Hello there" }]);
-  const io = memoryIo(ws.dir, { PADDOCK_MODEL: "env-model", OPENAI_BASE_URL: "http://127.0.0.1:1/v1", OPENAI_API_KEY: "sk-test" });
-  const code = await main(["run", "--json", "--quiet", "--model", "flag-model", "--base-url", llm.baseUrl, "say", "hi"], io);
+  const io = memoryIo(ws.dir, {
+    PADDOCK_MODEL: "env-model",
+    OPENAI_BASE_URL: "http://127.0.0.1:1/v1",
+    OPENAI_API_KEY: "sk-test",
+  });
+  const code = await main([
+    "run",
+    "--json",
+    "--quiet",
+    "--model",
+    "flag-model",
+    "--base-url",
+    llm.baseUrl,
+    "say",
+    "hi",
+  ], io);
   assert.equal(code, 0, io.stderr.join(""));
   const events = io.stdout.join("").trim().split("\n").map((l) => JSON.parse(l));
   assert.equal(events.at(-1).type, "result");
@@ -49,7 +67,10 @@ Deno.test("paddock run --json streams every event as a JSON line and reads the m
   assert.equal(llm.requests[0].body.model, "flag-model");
   assert.equal(llm.requests[0].messages.at(-1).content, "say hi");
   assert.equal(llm.requests[0].headers.get("authorization"), "Bearer sk-test");
-  assert.ok(llm.requests[0].toolNames.includes("Agent"), "the Agent tool is registered when a model is configured");
+  assert.ok(
+    llm.requests[0].toolNames.includes("Agent"),
+    "the Agent tool is registered when a model is configured",
+  );
 });
 
 Deno.test("paddock run reports a 401 naming the endpoint and exits 1", async () => {
@@ -58,7 +79,10 @@ Deno.test("paddock run reports a 401 naming the endpoint and exits 1", async () 
   const io = memoryIo(ws.dir, { PADDOCK_MODEL: "m", OPENAI_BASE_URL: llm.baseUrl });
   const code = await main(["run", "--quiet", "hi"], io);
   assert.equal(code, 1);
-  assert.match(io.stderr.join(""), new RegExp(`Error: The model endpoint "${llm.baseUrl}" refused the API key \\(401\\)`));
+  assert.match(
+    io.stderr.join(""),
+    new RegExp(`Error: The model endpoint "${llm.baseUrl}" refused the API key \\(401\\)`),
+  );
 });
 
 Deno.test("paddock run as a real process with computed permission flags edits a file", async () => {
@@ -68,7 +92,12 @@ Deno.test("paddock run as a real process with computed permission flags edits a 
     const file = await ws.write("src/app.txt", "greeting = hello\n");
     await using llm = await startFakeLlm([
       { text: "Reading first.", toolCalls: [{ name: "Read", arguments: { file_path: file } }] },
-      { toolCalls: [{ name: "Edit", arguments: { file_path: file, old_string: "hello", new_string: "goodbye" } }] },
+      {
+        toolCalls: [{
+          name: "Edit",
+          arguments: { file_path: file, old_string: "hello", new_string: "goodbye" },
+        }],
+      },
       { text: "Changed the greeting." },
     ]);
     const env = { PADDOCK_MODEL: "fake-model", OPENAI_BASE_URL: llm.baseUrl };
@@ -80,7 +109,10 @@ Deno.test("paddock run as a real process with computed permission flags edits a 
     const flags = toDenoFlags(setup.runtime.policy());
     await setup.runtime.close();
     assert.ok(!flags.includes("-A") && !flags.includes("--allow-all"));
-    assert.ok(flags.some((f) => f.startsWith("--allow-net=") && f.includes(`127.0.0.1:${llm.port}`)), flags.join(" "));
+    assert.ok(
+      flags.some((f) => f.startsWith("--allow-net=") && f.includes(`127.0.0.1:${llm.port}`)),
+      flags.join(" "),
+    );
     const passEnv: Record<string, string> = { ...env, NO_COLOR: "1" };
     for (const k of ["HOME", "PATH", "DENO_DIR", "XDG_CACHE_HOME"]) {
       const v = Deno.env.get(k);
@@ -112,11 +144,17 @@ Deno.test("paddock run as a real process with computed permission flags edits a 
 Deno.test("paddock chat keeps the conversation across prompts read from stdin", async () => {
   await using ws = await tempWorkspace();
   await using llm = await startFakeLlm([{ text: "First." }, { text: "Second." }]);
-  const io = memoryIo(ws.dir, { PADDOCK_MODEL: "m", OPENAI_BASE_URL: llm.baseUrl }, "one\n\ntwo\n/exit\nnever\n");
+  const io = memoryIo(
+    ws.dir,
+    { PADDOCK_MODEL: "m", OPENAI_BASE_URL: llm.baseUrl },
+    "one\n\ntwo\n/exit\nnever\n",
+  );
   const code = await main(["chat", "--quiet"], io);
   assert.equal(code, 0, io.stderr.join(""));
   assert.equal(llm.requests.length, 2);
-  const roles = llm.requests[1].messages.map((m: { role: string; content: string }) => `${m.role}:${m.content}`);
+  const roles = llm.requests[1].messages.map((m: { role: string; content: string }) =>
+    `${m.role}:${m.content}`
+  );
   assert.deepEqual(roles.slice(1), ["user:one", "assistant:First.", "user:two"]);
   assert.equal(io.stdout.join(""), "First.\nSecond.\n");
 });

@@ -70,7 +70,13 @@ Deno.test("runAgent runs the read-only calls of one turn in parallel", async () 
       if (++started === 2) resolve();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const alone = new Promise<string>((r) => (timer = setTimeout(() => r("alone"), 3000)));
-      const out = await Promise.race([both.then(() => "together"), alone, new Promise<string>((_, rej) => ctx.signal.addEventListener("abort", () => rej(new Error("aborted"))))]);
+      const out = await Promise.race([
+        both.then(() => "together"),
+        alone,
+        new Promise<string>((_, rej) =>
+          ctx.signal.addEventListener("abort", () => rej(new Error("aborted")))
+        ),
+      ]);
       clearTimeout(timer);
       return out;
     },
@@ -79,7 +85,9 @@ Deno.test("runAgent runs the read-only calls of one turn in parallel", async () 
     { toolCalls: [{ name: "Wait", arguments: { n: 1 } }, { name: "Wait", arguments: { n: 2 } }] },
     { text: "ok" },
   ]);
-  const result = await runAgentToEnd(options(llm.baseUrl, [wait], { prompt: "go", runOptions: { session: ws.session } }));
+  const result = await runAgentToEnd(
+    options(llm.baseUrl, [wait], { prompt: "go", runOptions: { session: ws.session } }),
+  );
   assert.equal(result.stopReason, "completed");
   assert.deepEqual([...llm.requests[1].toolResults.values()], ["together", "together"]);
   assert.deepEqual(llm.problems, []);
@@ -137,7 +145,12 @@ Deno.test("runAgent retries a 429 after the retry-after delay, then succeeds", a
   assert.equal(result.usage.requests, 1, "retries are not counted as requests");
 });
 
-for (const [status, pattern] of [[401, /refused the API key \(401\).*OPENAI_API_KEY/], [404, /answered 404 for model "fake-model".*--model/]] as const) {
+for (
+  const [status, pattern] of [[401, /refused the API key \(401\).*OPENAI_API_KEY/], [
+    404,
+    /answered 404 for model "fake-model".*--model/,
+  ]] as const
+) {
   Deno.test(`runAgent stops on a ${status} with a message naming the base URL and the model`, async () => {
     await using llm = await startFakeLlm([{ status, body: { error: { message: "nope", type: "x" } } }]);
     const result = await runAgentToEnd(options(llm.baseUrl, [], { prompt: "hi" }));
@@ -153,7 +166,9 @@ Deno.test("runAgent reports an unreachable endpoint by its URL", async () => {
   const llm = await startFakeLlm([]);
   const baseUrl = llm.baseUrl;
   await llm.close();
-  const result = await runAgentToEnd(options(baseUrl, [], { prompt: "hi", retry: { maxRetries: 1, sleep: () => Promise.resolve() } }));
+  const result = await runAgentToEnd(
+    options(baseUrl, [], { prompt: "hi", retry: { maxRetries: 1, sleep: () => Promise.resolve() } }),
+  );
   assert.equal(result.stopReason, "error");
   assert.match(result.error!, /Cannot reach the model endpoint ".*": .*OPENAI_BASE_URL/);
 });
@@ -170,7 +185,16 @@ Deno.test("aborting mid-stream ends the run and leaves a history the next reques
   const history: ChatMessage[] = [];
   const controller = new AbortController();
   const seen: AgentEvent[] = [];
-  for await (const e of runAgent(options(llm.baseUrl, [echo], { prompt: "go", history, signal: controller.signal, runOptions: { session: ws.session } }))) {
+  for await (
+    const e of runAgent(
+      options(llm.baseUrl, [echo], {
+        prompt: "go",
+        history,
+        signal: controller.signal,
+        runOptions: { session: ws.session },
+      }),
+    )
+  ) {
     seen.push(e);
     if (e.type === "text") controller.abort();
   }
@@ -178,7 +202,9 @@ Deno.test("aborting mid-stream ends the run and leaves a history the next reques
   assert.equal(result.type, "result");
   assert.equal((result as { stopReason: string }).stopReason, "aborted");
   assert.ok(history.every((m) => m.role !== "assistant" || !m.tool_calls));
-  const again = await runAgentToEnd(options(llm.baseUrl, [echo], { prompt: "continue", history, runOptions: { session: ws.session } }));
+  const again = await runAgentToEnd(
+    options(llm.baseUrl, [echo], { prompt: "continue", history, runOptions: { session: ws.session } }),
+  );
   assert.equal(again.text, "resumed");
   assert.deepEqual(llm.problems, []);
 });
@@ -191,7 +217,9 @@ Deno.test("aborting mid-tool gives every tool_call a tool message", async () => 
     sideEffect: "Mutating",
     input: z.strictObject({}),
     execute: (_i, ctx) =>
-      new Promise<string>((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true })),
+      new Promise<string>((_, reject) =>
+        ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true })
+      ),
   });
   await using llm = await startFakeLlm([
     { toolCalls: [{ id: "s1", name: "Slow", arguments: {} }, { id: "s2", name: "Slow", arguments: {} }] },
@@ -216,7 +244,9 @@ Deno.test("aborting mid-tool gives every tool_call a tool message", async () => 
   assert.deepEqual(tools.map((m) => m.tool_call_id), ["s1", "s2"]);
   assert.ok(tools.every((m) => m.content.startsWith("Error: ")));
   assert.match(tools[1].content, /Interrupted/);
-  const again = await runAgentToEnd(options(llm.baseUrl, [slow], { prompt: "next", history, runOptions: { session: ws.session } }));
+  const again = await runAgentToEnd(
+    options(llm.baseUrl, [slow], { prompt: "next", history, runOptions: { session: ws.session } }),
+  );
   assert.equal(again.text, "after");
   assert.deepEqual(llm.problems, []);
 });
@@ -225,11 +255,15 @@ Deno.test("runAgent stops at max_turns and at the token budget", async () => {
   await using ws = await tempWorkspace();
   const call = { toolCalls: [{ name: "Echo", arguments: { text: "again" } }] };
   await using llm = await startFakeLlm([call, call, call, call]);
-  const capped = await runAgentToEnd(options(llm.baseUrl, [echo], { prompt: "loop", maxTurns: 2, runOptions: { session: ws.session } }));
+  const capped = await runAgentToEnd(
+    options(llm.baseUrl, [echo], { prompt: "loop", maxTurns: 2, runOptions: { session: ws.session } }),
+  );
   assert.equal(capped.stopReason, "max_turns");
   assert.equal(capped.turns, 2);
   assert.equal(llm.requests.length, 2);
-  const budget = await runAgentToEnd(options(llm.baseUrl, [echo], { prompt: "loop", maxTokens: 20, runOptions: { session: ws.session } }));
+  const budget = await runAgentToEnd(
+    options(llm.baseUrl, [echo], { prompt: "loop", maxTokens: 20, runOptions: { session: ws.session } }),
+  );
   assert.equal(budget.stopReason, "token_budget");
   assert.equal(budget.usage.totalTokens, 30);
   assert.deepEqual(llm.problems, []);
@@ -254,9 +288,15 @@ Deno.test("the model set through the session's config slot applies from the next
       return Promise.resolve("ok");
     },
   });
-  await using llm = await startFakeLlm([{ toolCalls: [{ name: "Switch", arguments: { model: "bigger" } }] }, { text: "done" }]);
+  await using llm = await startFakeLlm([{ toolCalls: [{ name: "Switch", arguments: { model: "bigger" } }] }, {
+    text: "done",
+  }]);
   await runAgentToEnd(
-    options(llm.baseUrl, [switcher], { prompt: "go", model: () => sessionModel(ws.session, "small"), runOptions: { session: ws.session } }),
+    options(llm.baseUrl, [switcher], {
+      prompt: "go",
+      model: () => sessionModel(ws.session, "small"),
+      runOptions: { session: ws.session },
+    }),
   );
   assert.deepEqual(llm.requests.map((r) => r.body.model), ["small", "bigger"]);
 });
@@ -269,13 +309,19 @@ Deno.test("session events such as todos reach the event stream", async () => {
     sideEffect: "None",
     input: z.strictObject({}),
     execute: (_i, ctx) => {
-      ctx.session.emit({ type: "todos", todos: [{ content: "a", status: "pending", activeForm: "Doing a" }] });
+      ctx.session.emit({
+        type: "todos",
+        todos: [{ content: "a", status: "pending", activeForm: "Doing a" }],
+      });
       return Promise.resolve("ok");
     },
   });
   await using llm = await startFakeLlm([{ toolCalls: [{ name: "Todo", arguments: {} }] }, { text: "done" }]);
   const events: AgentEvent[] = [];
-  await runAgentToEnd(options(llm.baseUrl, [todo], { prompt: "go", runOptions: { session: ws.session } }), (e) => events.push(e));
+  await runAgentToEnd(
+    options(llm.baseUrl, [todo], { prompt: "go", runOptions: { session: ws.session } }),
+    (e) => events.push(e),
+  );
   const session = events.find((e) => e.type === "session");
   assert.equal(session?.type === "session" && session.event.type, "todos");
 });

@@ -43,7 +43,9 @@ Deno.test("plan mode blocks an Edit until ExitPlanMode is approved, then the Edi
   assert.ok(!llm.requests[4].toolResults.get("e2")!.startsWith("Error: "));
   assert.deepEqual(plans, ["1. Change draft to final"]);
   assert.equal(await Deno.readTextFile(file), "status: final\n");
-  assert.ok(events.some((e) => e.type === "session" && e.event.type === "mode" && e.event.mode === "default"));
+  assert.ok(
+    events.some((e) => e.type === "session" && e.event.type === "mode" && e.event.mode === "default"),
+  );
 });
 
 Deno.test("AskUserQuestion reaches a scripted handler and its answer goes back to the model", async () => {

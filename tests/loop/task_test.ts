@@ -8,13 +8,27 @@ import { tempWorkspace } from "../_helpers/workspace.ts";
 
 Deno.test("a multi-turn task greps, reads, edits and runs a command in a workspace", async () => {
   await using ws = await tempWorkspace();
-  const target = await ws.write("src/math.ts", "export function add(a, b) {\n  return a - b; // TODO fix\n}\n");
+  const target = await ws.write(
+    "src/math.ts",
+    "export function add(a, b) {\n  return a - b; // TODO fix\n}\n",
+  );
   await ws.write("src/other.ts", "export const x = 1;\n");
-  await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), mode: "bypassPermissions" });
+  await using rt = createRuntime({
+    roots: [ws.dir],
+    outputDir: ws.session.outputDir(),
+    mode: "bypassPermissions",
+  });
   const hasBash = rt.registry.has("Bash");
   const last = (req: RecordedRequest) => [...req.toolResults.values()].at(-1) ?? "";
   const script: ScriptStep[] = [
-    { text: "Looking for the TODO.", toolCalls: [{ id: "g", name: "Grep", arguments: { pattern: "TODO", output_mode: "files_with_matches" } }] },
+    {
+      text: "Looking for the TODO.",
+      toolCalls: [{
+        id: "g",
+        name: "Grep",
+        arguments: { pattern: "TODO", output_mode: "files_with_matches" },
+      }],
+    },
     (req) => {
       assert.match(last(req), /src\/math\.ts/);
       assert.doesNotMatch(last(req), /other\.ts/);
@@ -23,13 +37,23 @@ Deno.test("a multi-turn task greps, reads, edits and runs a command in a workspa
     (req) => {
       assert.match(last(req), /return a - b; \/\/ TODO fix/);
       return {
-        toolCalls: [{ id: "e", name: "Edit", arguments: { file_path: target, old_string: "a - b; // TODO fix", new_string: "a + b;" } }],
+        toolCalls: [{
+          id: "e",
+          name: "Edit",
+          arguments: { file_path: target, old_string: "a - b; // TODO fix", new_string: "a + b;" },
+        }],
       };
     },
     (req) => {
       assert.doesNotMatch(last(req), /^Error: /);
       return hasBash
-        ? { toolCalls: [{ id: "b", name: "Bash", arguments: { command: "grep -c 'a + b' src/math.ts", description: "Count fixes" } }] }
+        ? {
+          toolCalls: [{
+            id: "b",
+            name: "Bash",
+            arguments: { command: "grep -c 'a + b' src/math.ts", description: "Count fixes" },
+          }],
+        }
         : { text: "Fixed add." };
     },
     ...(hasBash

@@ -20,7 +20,18 @@ export async function buildFixture(ws: TempWorkspace): Promise<void> {
   await ws.write("README.md", "# Title\n\nA TODO list.\n-dash line here\n");
   await ws.write(
     "src/app.ts",
-    ["import x from './x';", "// TODO: first", "const a = 1;", "const b = 2;", "const c = 3;", "// todo: lower", "function f() {", "  return a + b;", "}", "// TODO: last"]
+    [
+      "import x from './x';",
+      "// TODO: first",
+      "const a = 1;",
+      "const b = 2;",
+      "const c = 3;",
+      "// todo: lower",
+      "function f() {",
+      "  return a + b;",
+      "}",
+      "// TODO: last",
+    ]
       .join("\n") + "\n",
   );
   await ws.write("src/lib/util.ts", "export function util() {\n  // TODO util\n  return 42;\n}\n");
@@ -35,6 +46,20 @@ export async function buildFixture(ws: TempWorkspace): Promise<void> {
   await ws.write("long.txt", `${"x".repeat(600)}TODO${"y".repeat(20)}\n`);
   const order = ORDER;
   const base = Date.now() / 1000 - 10_000;
+  for (
+    const f of [
+      ".gitignore",
+      ".ignore",
+      "src/lib/.gitignore",
+      "secret.txt",
+      "debug.log",
+      "build/out.js",
+      "node_modules/pkg/index.js",
+      "src/lib/types.gen.ts",
+    ]
+  ) {
+    await Deno.utime(ws.path(f), base - 100, base - 100);
+  }
   for (let k = 0; k < order.length; k++) await Deno.utime(ws.path(order[k]), base + k * 10, base + k * 10);
 }
 
@@ -57,7 +82,8 @@ export const ORDER: readonly string[] = [
 
 /** Runs raw rg in `cwd` with stdin closed and returns its stdout lines. */
 export async function rawRg(cwd: string, args: string[]): Promise<string[]> {
-  const out = await new Deno.Command(RG, { args, cwd, stdin: "null", stdout: "piped", stderr: "piped" }).output();
+  const out = await new Deno.Command(RG, { args, cwd, stdin: "null", stdout: "piped", stderr: "piped" })
+    .output();
   const text = new TextDecoder().decode(out.stdout);
   return text === "" ? [] : text.replace(/\n$/, "").split("\n");
 }

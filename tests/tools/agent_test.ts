@@ -8,7 +8,12 @@ import { GENERAL_PURPOSE, loadAgentTypes, parseAgentType } from "../../src/loop/
 import { createModelClient } from "../../src/loop/client.ts";
 import { sessionTasks } from "../../src/tasks/types.ts";
 import { agentTool, type AgentToolData } from "../../src/tools/agent.ts";
-import { type RecordedRequest, type ScriptedAnswer, type ScriptStep, startFakeLlm } from "../_helpers/fake_llm.ts";
+import {
+  type RecordedRequest,
+  type ScriptedAnswer,
+  type ScriptStep,
+  startFakeLlm,
+} from "../_helpers/fake_llm.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
 const PARENT_PROMPT = "You are the parent.";
@@ -22,7 +27,11 @@ const echo = defineTool({
 });
 
 /** Answers parent and sub-agent requests from separate queues, told apart by the system prompt. */
-function router(parent: ScriptedAnswer[], sub: ScriptedAnswer[], seen: { sub: RecordedRequest[] }): ScriptStep[] {
+function router(
+  parent: ScriptedAnswer[],
+  sub: ScriptedAnswer[],
+  seen: { sub: RecordedRequest[] },
+): ScriptStep[] {
   const step = (req: RecordedRequest): ScriptedAnswer => {
     const isParent = req.messages[0]?.content === PARENT_PROMPT;
     if (!isParent) seen.sub.push(req);
@@ -66,7 +75,13 @@ Deno.test("Agent runs a sub-agent in the foreground with its own history and no 
   const seen = { sub: [] as RecordedRequest[] };
   await using t = await setup(router(
     [
-      { toolCalls: [{ id: "a1", name: "Agent", arguments: { description: "Echo things", prompt: "echo hello", subagent_type: "general-purpose" } }] },
+      {
+        toolCalls: [{
+          id: "a1",
+          name: "Agent",
+          arguments: { description: "Echo things", prompt: "echo hello", subagent_type: "general-purpose" },
+        }],
+      },
       { text: "parent done" },
     ],
     [{ toolCalls: [{ name: "Echo", arguments: { text: "hello" } }] }, { text: "sub says hello" }],
@@ -91,7 +106,10 @@ Deno.test("Agent in the background is a task with the final text, and resume con
   llm.enqueue(...router([], [{ text: "first answer" }, { text: "second answer" }], seen));
   const started = await runTool(
     t.registry,
-    { name: "Agent", input: { description: "bg", prompt: "work", subagent_type: "general-purpose", run_in_background: true } },
+    {
+      name: "Agent",
+      input: { description: "bg", prompt: "work", subagent_type: "general-purpose", run_in_background: true },
+    },
     { session: t.ws.session, approver: () => Promise.resolve(true) },
   );
   assert.ok(started.ok, started.text);
@@ -103,17 +121,24 @@ Deno.test("Agent in the background is a task with the final text, and resume con
   assert.equal(task.result?.(), "first answer");
   assert.match(await Deno.readTextFile(task.outputPath), /first answer/);
   if (t.registry.has("TaskOutput")) {
-    const out = await runTool(t.registry, { name: "TaskOutput", input: { task_id: id } }, { session: t.ws.session });
+    const out = await runTool(t.registry, { name: "TaskOutput", input: { task_id: id } }, {
+      session: t.ws.session,
+    });
     assert.match(out.text, /first answer/);
   }
   const resumed = await runTool(
     t.registry,
-    { name: "Agent", input: { description: "again", prompt: "more", subagent_type: "general-purpose", resume: id } },
+    {
+      name: "Agent",
+      input: { description: "again", prompt: "more", subagent_type: "general-purpose", resume: id },
+    },
     { session: t.ws.session, approver: () => Promise.resolve(true) },
   );
   assert.ok(resumed.ok, resumed.text);
   assert.match(resumed.text, /^second answer/);
-  const history = seen.sub[1].messages.map((m: { role: string; content: string }) => `${m.role}:${m.content}`);
+  const history = seen.sub[1].messages.map((m: { role: string; content: string }) =>
+    `${m.role}:${m.content}`
+  );
   assert.deepEqual(history.slice(1), ["user:work", "assistant:first answer", "user:more"]);
   assert.equal((resumed.data as AgentToolData).usage.requests, 2);
   assert.deepEqual(llm.problems, []);
@@ -123,7 +148,10 @@ Deno.test("A background agent stops when its task is stopped", async () => {
   await using t = await setup([{ text: "never finishes", hang: true }]);
   const started = await runTool(
     t.registry,
-    { name: "Agent", input: { description: "bg", prompt: "work", subagent_type: "general-purpose", run_in_background: true } },
+    {
+      name: "Agent",
+      input: { description: "bg", prompt: "work", subagent_type: "general-purpose", run_in_background: true },
+    },
     { session: t.ws.session, approver: () => Promise.resolve(true) },
   );
   const task = sessionTasks(t.ws.session).get((started.data as AgentToolData).agentId)!;
@@ -133,15 +161,26 @@ Deno.test("A background agent stops when its task is stopped", async () => {
 });
 
 Deno.test("Agent refuses an unknown type, an unknown resume id, and uses a type's tools and model", async () => {
-  const reviewer = parseAgentType("---\nname: reviewer\ndescription: Reviews\ntools: [Echo]\nmodel: small-model\n---\nYou review.");
+  const reviewer = parseAgentType(
+    "---\nname: reviewer\ndescription: Reviews\ntools: [Echo]\nmodel: small-model\n---\nYou review.",
+  );
   await using t = await setup([], [GENERAL_PURPOSE, reviewer]);
   const opts = { session: t.ws.session, approver: () => Promise.resolve(true) };
-  const bad = await runTool(t.registry, { name: "Task", input: { description: "x", prompt: "y", subagent_type: "nope" } }, opts);
+  const bad = await runTool(t.registry, {
+    name: "Task",
+    input: { description: "x", prompt: "y", subagent_type: "nope" },
+  }, opts);
   assert.match(bad.text, /^Error: No agent type "nope": use one of general-purpose, reviewer/);
-  const gone = await runTool(t.registry, { name: "Agent", input: { description: "x", prompt: "y", subagent_type: "reviewer", resume: "a00000000" } }, opts);
+  const gone = await runTool(t.registry, {
+    name: "Agent",
+    input: { description: "x", prompt: "y", subagent_type: "reviewer", resume: "a00000000" },
+  }, opts);
   assert.match(gone.text, /^Error: No agent with id "a00000000"/);
   t.llm.enqueue({ text: "reviewed" });
-  const ok = await runTool(t.registry, { name: "Agent", input: { description: "x", prompt: "y", subagent_type: "reviewer" } }, opts);
+  const ok = await runTool(t.registry, {
+    name: "Agent",
+    input: { description: "x", prompt: "y", subagent_type: "reviewer" },
+  }, opts);
   assert.match(ok.text, /^reviewed/);
   const req = t.llm.requests[0];
   assert.equal(req.body.model, "small-model");
@@ -151,7 +190,10 @@ Deno.test("Agent refuses an unknown type, an unknown resume id, and uses a type'
 
 Deno.test("Agent types load from .paddock/agents and a type listing Agent may nest", async () => {
   await using ws = await tempWorkspace();
-  await ws.write(".paddock/agents/lead.md", "---\nname: lead\ndescription: Delegates\ntools:\n  - Agent\n  - Echo\n---\nLead.\n");
+  await ws.write(
+    ".paddock/agents/lead.md",
+    "---\nname: lead\ndescription: Delegates\ntools:\n  - Agent\n  - Echo\n---\nLead.\n",
+  );
   const types = loadAgentTypes(ws.dir);
   assert.deepEqual(types.map((t) => t.name), ["general-purpose", "lead"]);
   assert.deepEqual(types[1].tools, ["Agent", "Echo"]);

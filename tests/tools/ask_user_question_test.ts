@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runTool, ToolRegistry } from "../../mod.ts";
+import { builtinTools, runTool, ToolRegistry } from "../../mod.ts";
 import type { Question } from "../../src/tools/_shared/interaction.ts";
 import { type AskUserQuestionResult, createAskUserQuestionTool } from "../../src/tools/ask_user_question.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
@@ -119,4 +119,24 @@ Deno.test("AskUserQuestion stops waiting when the call is aborted", async () => 
   assert.equal(r.ok, false);
   assert.equal(r.error?.code, "aborted");
   assert.equal(sawAbort, true, "the handler's signal was aborted");
+});
+
+Deno.test("builtinTools hands the interaction handlers to AskUserQuestion and ExitPlanMode", async () => {
+  await using ws = await tempWorkspace();
+  const tools = builtinTools({
+    interaction: {
+      askUser: (qs) => Promise.resolve({ [qs[0].question]: "No" }),
+      approvePlan: () => Promise.resolve(true),
+    },
+  }).filter((t) => t.name === "AskUserQuestion" || t.name === "ExitPlanMode");
+  const reg = new ToolRegistry(tools);
+  const asked = await runTool(reg, {
+    name: "AskUserQuestion",
+    input: { questions: [{ question: "Go on?", header: "Confirm", options: opts("Yes", "No") }] },
+  }, { session: ws.session });
+  assert.deepEqual((asked.data as AskUserQuestionResult).answers, { "Go on?": "No" });
+  ws.session.setMode("plan");
+  const exit = await runTool(reg, { name: "ExitPlanMode", input: {} }, { session: ws.session });
+  assert.equal(exit.ok, true, exit.text);
+  assert.equal(ws.session.mode, "default");
 });

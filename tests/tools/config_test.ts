@@ -123,3 +123,16 @@ Deno.test("Config asks before a change in default mode and not before a read", a
   assert.equal(set.error?.code, "permission_denied");
   assert.deepEqual(asked, ["Mutating"]);
 });
+
+Deno.test("Config will not write through a .paddock symlink that leaves the workspace", async () => {
+  await using ws = await tempWorkspace();
+  await using outside = await tempWorkspace("paddock-outside-");
+  await Deno.symlink(outside.dir, ws.path(".paddock"));
+  const r = await runTool(reg(), { name: "Config", input: { setting: "model", value: "m" } }, {
+    session: ws.session,
+    approver,
+  });
+  assert.equal(r.error?.code, "permission_denied");
+  assert.deepEqual([...Deno.readDirSync(outside.dir)], []);
+  assert.equal(sessionConfig(ws.session).model, undefined);
+});

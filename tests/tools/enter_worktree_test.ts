@@ -115,6 +115,21 @@ Deno.test("EnterWorktree refuses a repository whose top folder is outside the se
   await assert.rejects(Deno.stat(ws.path(".paddock", "worktrees", "x")), Deno.errors.NotFound);
 });
 
+Deno.test("EnterWorktree will not follow a .paddock symlink out of the workspace", async () => {
+  await using ws = await tempWorkspace();
+  await using outside = await tempWorkspace("paddock-outside-");
+  await repo(ws.dir);
+  await Deno.symlink(outside.dir, ws.path(".paddock"));
+  const r = await runTool(reg(), { name: "EnterWorktree", input: { name: "esc" } }, {
+    session: ws.session,
+    approver,
+  });
+  assert.equal(r.error?.code, "permission_denied");
+  assert.match(r.text, /outside the workspace/);
+  assert.deepEqual([...Deno.readDirSync(outside.dir)], [], "nothing was written outside");
+  assert.equal(ws.session.cwd, ws.dir);
+});
+
 Deno.test("EnterWorktree cannot run in plan mode", async () => {
   await using ws = await tempWorkspace();
   await repo(ws.dir);

@@ -49,6 +49,11 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Folders to leave out (path relative to the root, and name). */
   skipDir?: (rel: string, name: string) => boolean;
+  /**
+   * Decides a file before the ignore rules (rg's `--glob` overrides): true keeps
+   * it even when ignored, false drops it, undefined leaves it to the rules.
+   */
+  fileOverride?: (rel: string, name: string) => boolean | undefined;
   /** Called for each file with its path relative to the root; return false to stop. */
   onFile: (rel: string, node: DirNode, index: number, dir: string) => boolean | void;
 }
@@ -132,10 +137,14 @@ export class FileIndex {
       const f = this.#enter(frame, node, respect);
       const checks = respect && f.chain.length > 0;
       const files = node.files;
+      const override = options.fileOverride;
       for (let i = 0; i < files.length; i++) {
         const name = files[i];
-        if (checks && isIgnored(f.chain, `${frame.dir}/${name}`, name, false)) continue;
-        if (options.onFile(frame.rel ? `${frame.rel}/${name}` : name, node, i, frame.dir) === false) return false;
+        const rel = frame.rel ? `${frame.rel}/${name}` : name;
+        const decided = override?.(rel, name);
+        if (decided === false) continue;
+        if (decided !== true && checks && isIgnored(f.chain, `${frame.dir}/${name}`, name, false)) continue;
+        if (options.onFile(rel, node, i, frame.dir) === false) return false;
       }
       if (frame.depth >= maxDepth) continue;
       for (const name of node.dirs) {

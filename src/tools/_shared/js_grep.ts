@@ -138,8 +138,10 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
       respectIgnore: q.respectIgnore,
       signal: o.signal,
       skipDir: (rel, name) => filter.skipDir(rel, name),
+      fileOverride: (rel, name) => filter.override(rel, name),
       onFile: (rel, _node, _i, dir) => {
-        if (filter.keep(rel)) files.push({ rel, abs: `${dir}/${rel.slice(rel.lastIndexOf("/") + 1)}` });
+        const name = rel.slice(rel.lastIndexOf("/") + 1);
+        if (filter.typeOk(name)) files.push({ rel, abs: `${dir}/${name}` });
       },
     });
     files.sort((a, b) => comparePaths(a.rel, b.rel));
@@ -234,8 +236,15 @@ function multilineMatches(source: RegExp, text: string): { matched: number[]; co
   return { matched: [...set].sort((a, b) => a - b), count };
 }
 
-/** rg's `--glob` and `--type` rules as file and folder filters (paths relative to the root). */
-function fileFilter(q: GrepQuery): { keep: (rel: string) => boolean; skipDir: (rel: string, name: string) => boolean } {
+/**
+ * rg's `--glob` and `--type` rules (paths relative to the root). As in rg, a
+ * file a glob includes is searched even when an ignore file names it.
+ */
+function fileFilter(q: GrepQuery): {
+  override: (rel: string, name: string) => boolean | undefined;
+  typeOk: (name: string) => boolean;
+  skipDir: (rel: string, name: string) => boolean;
+} {
   const compile = (g: string) => {
     const negate = g.startsWith("!");
     const body = negate ? g.slice(1) : g;
@@ -257,12 +266,12 @@ function fileFilter(q: GrepQuery): { keep: (rel: string) => boolean; skipDir: (r
     return undefined;
   };
   return {
-    keep(rel) {
-      const name = rel.slice(rel.lastIndexOf("/") + 1);
+    override(rel, name) {
       const m = lastMatch(rel, name);
-      if (m ? m.negate : positive) return false;
-      return !types || types.some((t) => t.test(name));
+      if (m) return !m.negate;
+      return positive ? false : undefined;
     },
+    typeOk: (name) => !types || types.some((t) => t.test(name)),
     skipDir: (rel, name) => lastMatch(rel, name)?.negate === true,
   };
 }

@@ -1,0 +1,284 @@
+/**
+ * Server mode: a runtime's tools served over MCP, on stdio or on streamable
+ * HTTP at `http://127.0.0.1:<port>/mcp`. Every call goes through
+ * `runtime.run`, so the permission mode, rules and sandbox settings of the
+ * process apply; annotations tell the client each tool's side-effect class.
+ *
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/index"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+  type ToolAnnotations,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { SideEffect } from "../registry/define_tool.ts";
+import type { Approver } from "../registry/hooks.ts";
+import type { ToolCallResult } from "../registry/run_tool.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { StreamServerTransport } from "./stdio.ts";
+
+/** The path the HTTP transport answers on. */
+export const MCP_HTTP_PATH = "/mcp";
+
+/** The annotations each side-effect class is served with. */
+export const SIDE_EFFECT_ANNOTATIONS: Readonly<Record<SideEffect, ToolAnnotations>> = Object.freeze({
+  None: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  ReadOnly: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  Mutating: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  Execute: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  Network: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  Blocking: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  Spawns: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+});
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  /** Server name sent to clients. Default `paddock`. */
+  name?: string;
+  /** Server version. Default `0.1.0`. */
+  version?: string;
+  /**
+   * When a call needs confirmation and the runtime has no approver, ask the
+   * person through the client (MCP elicitation) if the client supports it.
+   * Default true; without it such calls are refused with a message saying how
+   * to allow them.
+   */
+  elicitApproval?: boolean;
+}
+
+/**
+ * An MCP server (the SDK's low-level `Server`) over a runtime's registry.
+ * Connect it to any transport; one server serves one client.
+ *
+ * @example
+ * ```ts
+ * import { createMcpServer } from "./server.ts";
+ * import { createRuntime } from "../runtime/runtime.ts";
+ * await using rt = createRuntime({ tools: [] });
+ * const server = createMcpServer(rt);
+ * console.assert(typeof server.connect === "function");
+ * await server.close();
+ * ```
+ */
+export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}): Server {
+  const server = new Server(
+    { name: options.name ?? "paddock", version: options.version ?? "0.1.0" },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions: `Paddock's sandboxed tools, working in ${runtime.session.roots.join(", ")} ` +
+        `(permission mode "${runtime.session.mode}"). File paths must be absolute.`,
+    },
+  );
+  const { registry } = runtime;
+  server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({
+    tools: registry.enabled().map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: registry.schemaOf(t.name) as ListToolsResult["tools"][number]["inputSchema"],
+      annotations: { ...SIDE_EFFECT_ANNOTATIONS[t.sideEffect] },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const token = request.params._meta?.progressToken;
+    let progress = 0;
+    const result = await runtime.run(request.params.name, request.params.arguments ?? {}, {
+      signal: extra.signal,
+      ...(runtime.runOptions.approver || options.elicitApproval === false ? {} : { approver: elicitingApprover(server) }),
+      onEvent: (event) => {
+        runtime.runOptions.onEvent?.(event);
+        if (token === undefined || event.type !== "tool_output") return;
+        extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: ++progress, message: event.chunk.slice(0, 2_000) },
+        }).catch(() => {});
+      },
+    });
+    return toCallToolResult(result);
+  });
+  let pending = false;
+  const unsubscribe = registry.onChange(() => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      if (server.transport) server.sendToolListChanged().catch(() => {});
+    });
+  });
+  const previous = server.onclose;
+  server.onclose = () => {
+    unsubscribe();
+    previous?.();
+  };
+  return server;
+}
+
+/** Maps a runner result to an MCP tool result: text, images, and `isError` for failures. */
+export function toCallToolResult(result: ToolCallResult): CallToolResult {
+  return {
+    content: [
+      { type: "text", text: result.text },
+      ...(result.images ?? []).map((i) => ({ type: "image" as const, data: i.data, mimeType: i.mediaType })),
+    ],
+    ...(result.ok ? {} : { isError: true }),
+  };
+}
+
+/** An approver that asks the person at the client through MCP elicitation. */
+function elicitingApprover(server: Server): Approver | undefined {
+  return async (request, signal) => {
+    if (!server.getClientCapabilities()?.elicitation) {
+      return {
+        behavior: "deny",
+        reason: "it needs confirmation and this MCP client cannot ask: start 'paddock mcp' with --allow rules, " +
+          "--allowed-tools or another --permission-mode",
+      };
+    }
+    const answer = await server.elicitInput({
+      mode: "form",
+      message: `Allow ${request.tool}${request.summary ? ` (${request.summary})` : ""}? ${request.reason}`,
+      requestedSchema: {
+        type: "object",
+        properties: { allow: { type: "boolean", title: "Allow this call", default: false } },
+        required: ["allow"],
+      },
+    }, { signal });
+    const allowed = answer.action === "accept" && answer.content?.allow === true;
+    return allowed ? { behavior: "allow" } : { behavior: "deny", reason: `the person answered "${answer.action}"` };
+  };
+}
+
+/** Options of {@link serveMcpStdio}. */
+export interface McpStdioOptions extends McpServerOptions {
+  /** Requests in (the process's stdin). */
+  input: ReadableStream<Uint8Array>;
+  /** Responses out (the process's stdout). */
+  write: (text: string) => void | Promise<void>;
+  /** Stops serving. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Serves a runtime over stdio until the input ends or `signal` aborts.
+ *
+ * @example
+ * ```ts
+ * import { serveMcpStdio } from "./server.ts";
+ * import { createRuntime } from "../runtime/runtime.ts";
+ * await using rt = createRuntime({ tools: [] });
+ * const out: string[] = [];
+ * const input = ReadableStream.from([new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')]);
+ * await serveMcpStdio(rt, { input, write: (t) => void out.push(t) });
+ * console.assert(out[0].includes('"id":1'));
+ * ```
+ */
+export async function serveMcpStdio(runtime: Runtime, options: McpStdioOptions): Promise<void> {
+  const server = createMcpServer(runtime, options);
+  const transport = new StreamServerTransport(options.input, options.write);
+  const stop = () => transport.close();
+  options.signal?.addEventListener("abort", stop, { once: true });
+  try {
+    await server.connect(transport);
+    await transport.finished;
+  } finally {
+    options.signal?.removeEventListener("abort", stop);
+    await server.close();
+  }
+}
+
+/** Options of {@link serveMcpHttp}. */
+export interface McpHttpOptions extends McpServerOptions {
+  /** Port; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Interface. Default `127.0.0.1` (only this machine). */
+  hostname?: string;
+  /** Stops serving. */
+  signal?: AbortSignal;
+}
+
+/** A running HTTP server. */
+export interface McpHttpServer extends AsyncDisposable {
+  /** The endpoint, `http://127.0.0.1:<port>/mcp`. */
+  url: string;
+  /** The port it listens on. */
+  port: number;
+  /** Resolves when the server has stopped. */
+  finished: Promise<void>;
+  /** Closes every client session and stops listening. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a runtime over streamable HTTP: one MCP session per client (the
+ * `Mcp-Session-Id` header), JSON-RPC over POST, notifications over SSE.
+ * Host headers other than this server's own are refused (DNS rebinding).
+ *
+ * @example
+ * ```ts
+ * import { serveMcpHttp } from "./server.ts";
+ * import { createRuntime } from "../runtime/runtime.ts";
+ * await using rt = createRuntime({ tools: [] });
+ * await using http = serveMcpHttp(rt, { port: 0 });
+ * console.assert(http.url.endsWith("/mcp"));
+ * ```
+ */
+export function serveMcpHttp(runtime: Runtime, options: McpHttpOptions = {}): McpHttpServer {
+  const hostname = options.hostname ?? "127.0.0.1";
+  const sessions = new Map<string, { server: Server; transport: WebStandardStreamableHTTPServerTransport }>();
+  const stopped = new AbortController();
+  const onAbort = () => stopped.abort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  let allowedHosts: string[] = [];
+  const jsonError = (status: number, message: string) =>
+    Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
+  const httpServer = Deno.serve({ hostname, port: options.port ?? 0, signal: stopped.signal, onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    if (url.pathname !== MCP_HTTP_PATH) return jsonError(404, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
+    const id = req.headers.get("mcp-session-id");
+    if (id) {
+      const session = sessions.get(id);
+      if (!session) return jsonError(404, `Unknown MCP session "${id}": start a new one with initialize`);
+      return await session.transport.handleRequest(req);
+    }
+    if (req.method !== "POST") return jsonError(400, "No Mcp-Session-Id header: send initialize first");
+    const server = createMcpServer(runtime, options);
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (sid) => void sessions.set(sid, { server, transport }),
+      onsessionclosed: (sid) => void sessions.delete(sid),
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    const response = await transport.handleRequest(req);
+    if (!transport.sessionId) await server.close(); // not an initialize request: nothing to keep
+    return response;
+  });
+  const port = httpServer.addr.port;
+  allowedHosts.push(`${hostname}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`);
+  allowedHosts = [...new Set(allowedHosts)];
+  const close = async () => {
+    options.signal?.removeEventListener("abort", onAbort);
+    await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})));
+    sessions.clear();
+    stopped.abort();
+    await httpServer.finished;
+  };
+  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+  return {
+    url: `http://${host}:${port}${MCP_HTTP_PATH}`,
+    port,
+    finished: httpServer.finished,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
