@@ -168,8 +168,8 @@ export {
   createWebFetchTool,
   DEFAULT_WEB_TIMEOUT_MS,
   MAX_SUMMARY_INPUT_CHARS,
-  WEB_FETCH_CACHE_TTL_MS,
 } from "./src/tools/web_fetch.ts";
+export { WEB_FETCH_CACHE_TTL_MS } from "./src/tools/_shared/web_cache.ts";
 export type { WebFetchData, WebFetchInput } from "./src/tools/web_fetch.ts";
 export { createWebSearchTool, MAX_SEARCH_RESULTS } from "./src/tools/web_search.ts";
 export type { WebSearchData, WebSearchInput } from "./src/tools/web_search.ts";
@@ -204,9 +204,52 @@ export { addUsage, emptyUsage, EventQueue } from "./src/loop/events.ts";
 export type { AgentEvent, StopReason, Usage } from "./src/loop/events.ts";
 export { describeModelError, retryAfterMs, retryDelay, withRetry } from "./src/loop/retry.ts";
 export type { EndpointInfo, RetryOptions } from "./src/loop/retry.ts";
-export { modelHost, resolveModelConfig, sessionConfig, sessionModel } from "./src/loop/model_config.ts";
+export { modelHost, resolveModelConfig, sessionModel } from "./src/loop/model_config.ts";
 export type { ModelConfig, ModelConfigResult, ModelFlags } from "./src/loop/model_config.ts";
 export { AGENT_TYPES_DIR, GENERAL_PURPOSE, loadAgentTypes, parseAgentType } from "./src/loop/agent_types.ts";
 export type { AgentType } from "./src/loop/agent_types.ts";
 export { agentTool, DEFAULT_AGENT_MAX_TURNS } from "./src/tools/agent.ts";
 export type { AgentToolData, AgentToolOptions } from "./src/tools/agent.ts";
+export { attachMcpServers, McpManager, mcpResourceTools } from "./src/mcp/manager.ts";
+export type {
+  AttachMcpOptions,
+  McpManagerOptions,
+  McpResourceListing,
+  McpResourceSource,
+  McpServerStatus,
+} from "./src/mcp/manager.ts";
+export {
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  DEFAULT_MCP_START_TIMEOUT_MS,
+  McpConnection,
+} from "./src/mcp/client.ts";
+export type {
+  McpConnectionOptions,
+  McpEvent,
+  McpResourceEntry,
+  McpResourceTemplateEntry,
+  McpServerState,
+  ReconnectOptions,
+} from "./src/mcp/client.ts";
+export { loadMcpConfig, parseMcpConfig } from "./src/mcp/config.ts";
+export type {
+  McpConfig,
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpStdioServerConfig,
+  ParseMcpConfigOptions,
+} from "./src/mcp/config.ts";
+export { adaptMcpTool, mcpResultToOutput, mcpToolName, sideEffectFromAnnotations } from "./src/mcp/adapter.ts";
+export type { McpCallData, McpToolCaller } from "./src/mcp/adapter.ts";
+export {
+  createMcpServer,
+  MCP_HTTP_PATH,
+  serveMcpHttp,
+  serveMcpStdio,
+  SIDE_EFFECT_ANNOTATIONS,
+  toCallToolResult,
+} from "./src/mcp/server.ts";
+export type { McpHttpOptions, McpHttpServer, McpServerOptions, McpStdioOptions } from "./src/mcp/server.ts";
+export { listMcpResourcesTool } from "./src/tools/list_mcp_resources.ts";
+export { readMcpResourceTool } from "./src/tools/read_mcp_resource.ts";
+export type { McpResourcePart, ReadMcpResourceData } from "./src/tools/read_mcp_resource.ts";

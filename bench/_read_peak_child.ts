@@ -2,7 +2,9 @@
 // time and the process's peak RSS (VmHWM), so the memory figure is the true
 // peak, not a sample.  Usage: deno run -A bench/_read_peak_child.ts <file> <offset> <limit>
 import { dirname } from "node:path";
-import { runTool, Session, ToolRegistry } from "../mod.ts";
+import { runTool } from "../src/registry/run_tool.ts";
+import { ToolRegistry } from "../src/registry/registry.ts";
+import { Session } from "../src/registry/session.ts";
 import { readTool } from "../src/tools/read.ts";
 
 const [file, offset, limit] = Deno.args;

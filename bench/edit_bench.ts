@@ -1,7 +1,9 @@
 // Edit on a 10 MiB text file (read check, replace, diff, atomic write with fsync).
 //   deno bench -A bench/edit_bench.ts
 import { dirname } from "node:path";
-import { runTool, Session, ToolRegistry } from "../mod.ts";
+import { runTool } from "../src/registry/run_tool.ts";
+import { ToolRegistry } from "../src/registry/registry.ts";
+import { Session } from "../src/registry/session.ts";
 import { editTool } from "../src/tools/edit.ts";
 import { readTool } from "../src/tools/read.ts";
 import { textFixture } from "./_fixtures.ts";

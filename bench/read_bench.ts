@@ -4,7 +4,9 @@
 // measured in a child process (VmHWM) and printed before the timings.
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { runTool, Session, ToolRegistry } from "../mod.ts";
+import { runTool } from "../src/registry/run_tool.ts";
+import { ToolRegistry } from "../src/registry/registry.ts";
+import { Session } from "../src/registry/session.ts";
 import { readTool } from "../src/tools/read.ts";
 import { LINE_BYTES, textFixture } from "./_fixtures.ts";
 
@@ -12,8 +14,8 @@ const small = await textFixture("read_10mib.txt", 10);
 const huge = await textFixture("read_2gib.txt", 2048);
 const registry = new ToolRegistry([readTool]);
 const session = new Session({ roots: [dirname(small)], outputDir: Deno.makeTempDirSync() });
-const smallMiddle = (10 << 20) / LINE_BYTES / 2;
-const hugeMiddle = (2048 << 20) / LINE_BYTES / 2;
+const smallMiddle = (10 * 2 ** 20) / LINE_BYTES / 2;
+const hugeMiddle = (2048 * 2 ** 20) / LINE_BYTES / 2;
 
 async function peak(file: string, offset: number, limit: number): Promise<string> {
   const child = fromFileUrl(new URL("./_read_peak_child.ts", import.meta.url));
@@ -51,7 +53,7 @@ async function rawScan(file: string, offset: number): Promise<void> {
 
 Deno.bench(
   { name: "raw newline scan to the window", group: "read 10 MiB", baseline: true },
-  () => rawScan(small, smallMiddle),
+  async () => await rawScan(small, smallMiddle),
 );
 Deno.bench({ name: "whole file: readTextFile + split", group: "read 10 MiB" }, async () => {
   (await Deno.readTextFile(small)).split("\n").slice(smallMiddle - 1, smallMiddle + 99);
@@ -60,7 +62,7 @@ Deno.bench({ name: "Read offset=middle limit=100", group: "read 10 MiB" }, read(
 
 Deno.bench(
   { name: "raw newline scan to the window", group: "read 2 GiB", baseline: true, n: 3, warmup: 1 },
-  () => rawScan(huge, hugeMiddle),
+  async () => await rawScan(huge, hugeMiddle),
 );
 Deno.bench(
   { name: "Read offset=middle limit=100", group: "read 2 GiB", n: 3, warmup: 1 },

@@ -11,7 +11,6 @@ import { askModel, createModelClient, type ModelClient } from "../loop/client.ts
 import { type ModelConfig, modelHost, resolveModelConfig, sessionModel } from "../loop/model_config.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { WebFetchSummarizeArgs } from "../web/options.ts";
-import { agentTool } from "../tools/agent.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { terminalApprover } from "./approver.ts";
 import { type CliIo, UsageError } from "./command.ts";
@@ -26,6 +25,7 @@ export const AGENT_FLAGS = {
   "max-turns": { type: "string" },
   "max-tokens": { type: "string" },
   json: { type: "boolean" },
+  "no-stream": { type: "boolean" },
 } as const;
 
 /** Help lines for {@link AGENT_FLAGS}. */
@@ -35,6 +35,7 @@ export const AGENT_FLAGS_HELP = `Model options:
                              then https://api.openai.com/v1 when OPENAI_API_KEY is set)
   --max-turns <n>            Most model turns per prompt (default 50)
   --max-tokens <n>           Token budget per prompt: no new turn once it is used up
+  --no-stream                Ask for whole answers instead of streamed ones (for endpoints that stream badly)
   --json                     Print the event stream as JSON lines on stdout`;
 
 /** The values parseArgs gives for the agent commands. */
@@ -49,6 +50,8 @@ export interface AgentFlagValues extends RuntimeFlagValues {
   "max-tokens"?: string;
   /** --json */
   json?: boolean;
+  /** --no-stream */
+  "no-stream"?: boolean;
 }
 
 /** A runtime ready for the loop. */
@@ -93,13 +96,13 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
   const ref: { runtime?: Runtime } = {};
   const model = () => (ref.runtime ? sessionModel(ref.runtime.session, config.model) : config.model);
   const approver = terminalApprover(io);
-  const agent = agentTool({
+  const agent = {
     client,
     model,
     registry: () => ref.runtime!.registry,
     runOptions: () => ref.runtime!.runOptions,
     agentTypes,
-  });
+  };
   const toolOptions = resolved.runtime.toolOptions ?? {};
   // WebFetch answers its prompt over a page with the configured model
   const web = {
@@ -119,7 +122,7 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
     approver,
     env,
     modelHost: modelHost(config.baseUrl),
-    tools: [...builtinTools({ ...toolOptions, interaction: terminalInteraction(io), web }), agent],
+    tools: builtinTools({ ...toolOptions, interaction: terminalInteraction(io), web, agent }),
   });
   const runtime = ref.runtime = started.runtime;
   return {
@@ -134,6 +137,7 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
       runOptions: runtime.runOptions,
       maxTurns,
       maxTokens,
+      stream: !values["no-stream"],
     },
   };
 }

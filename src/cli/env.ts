@@ -13,6 +13,8 @@ export const ENV_NAMES: readonly string[] = [
   "PADDOCK_PERMISSION_MODE",
   "BRAVE_API_KEY",
   "SEARXNG_URL",
+  "PADDOCK_SEARCH_PROVIDER",
+  "BRAVE_SEARCH_API_KEY",
   "HOME",
   "PATH",
   "TMPDIR",

@@ -15,6 +15,7 @@ export function commands(): Promise<CliCommand[]> {
     import("./cmd_exec.ts").then((m) => m.command),
     import("./cmd_run.ts").then((m) => m.command),
     import("./cmd_chat.ts").then((m) => m.command),
+    import("./cmd_mcp.ts").then((m) => m.command),
     // CLI-COMMANDS (one dynamic import per command; keep this marker)
   ]);
 }
@@ -89,7 +90,7 @@ export function processIo(): CliIo & { dispose(): void } {
   const enc = new TextEncoder();
   const controller = new AbortController();
   const handlers: Array<[Deno.Signal, () => void]> = [];
-  for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     const h = () => controller.abort(new Error(sig));
     try {
       Deno.addSignalListener(sig, h);

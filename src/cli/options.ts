@@ -11,9 +11,14 @@ import { checkGrants, formatGrantReport, type GrantReport } from "../permissions
 import type { Tool } from "../registry/define_tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { ENV_NAMES } from "./env.ts";
+import type { WebToolOptions } from "../web/options.ts";
+import { searchProviderHost } from "../web/choose_provider.ts";
+import { isPrivateAddress } from "../tools/_shared/net_guard.ts";
+import { terminalInteraction } from "./interactive.ts";
 import { isPermissionMode, type PermissionMode } from "../permissions/modes.ts";
 import type { Approver } from "../registry/hooks.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.ts";
+import { installShutdownHandlers } from "../tasks/shutdown.ts";
 import { loadSettings, type Settings, settingsPath } from "../runtime/settings.ts";
 import type { CliIo } from "./command.ts";
 import { UsageError } from "./command.ts";
@@ -146,11 +151,39 @@ export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConf
       allowedTools: list(flags["allowed-tools"]),
       excludeTools: list(flags["disallowed-tools"]),
       sandbox: flags.sandbox ?? settings.sandbox ?? false,
-      hosts: hosts ?? [],
+      toolOptions: { bash: { sandbox: flags.sandbox ?? settings.sandbox ?? false }, web: webOptions(hosts ?? []) },
+      hosts: withSearchHost(hosts ?? [], io.env),
       outputDir: flags["output-dir"] ? resolve(io.cwd, flags["output-dir"]) : undefined,
       env: { ...io.env },
     },
   };
+}
+
+/**
+ * What `--allow-host` means for the web tools: the only domains WebFetch and
+ * WebSearch may use (unless `*`), and the private or loopback ones among
+ * them reachable over plain http.
+ */
+export function webOptions(hosts: readonly string[]): WebToolOptions {
+  if (hosts.length === 0 || hosts.includes("*")) return {};
+  const names = [...new Set(hosts.map(hostnameOf))];
+  const local = names.filter((h) => h === "localhost" || isPrivateAddress(h));
+  return { allowedDomains: names, ...(local.length ? { allowPrivateHosts: local } : {}) };
+}
+
+function hostnameOf(host: string): string {
+  try {
+    return new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return host;
+  }
+}
+
+/** Adds the configured search provider's host, so `--allow-net` covers WebSearch. */
+function withSearchHost(hosts: readonly string[], env: Readonly<Record<string, string>>): string[] {
+  if (hosts.includes("*")) return [...hosts];
+  const provider = searchProviderHost({}, env);
+  return provider && !hosts.includes(provider) ? [...hosts, provider] : [...hosts];
 }
 
 /**
@@ -192,7 +225,7 @@ export async function startRuntime(
   const config = resolveConfig(flags, io);
   const userTools: Tool[] = [];
   for (const spec of flags.tools ?? []) userTools.push(...await loadToolModule(spec, io.cwd));
-  const base = extra.tools ?? builtinTools(config.runtime.toolOptions);
+  const base = extra.tools ?? builtinTools({ ...config.runtime.toolOptions, interaction: terminalInteraction(io) });
   const runtime = createRuntime({
     ...config.runtime,
     envNames: [...ENV_NAMES],
@@ -206,6 +239,9 @@ export async function startRuntime(
     ...extra,
     tools: [...base, ...userTools],
   });
+  // on exit, kill every process group the runtime started (SIGINT/SIGTERM/SIGHUP abort io.signal and
+  // the command closes the runtime, which kills them too; this covers whatever is left at Deno.exit)
+  installShutdownHandlers(runtime, { signals: [] });
   if (extra.checkGrants === false) return { runtime, config };
   const grants = checkGrants(runtime.registry, runtime.policy(), { path: io.env.PATH });
   const needsSaying = grants.tools.some((t) => !t.granted) || grants.excess.length > 0 ||

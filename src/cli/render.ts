@@ -65,7 +65,7 @@ export function createRenderer(io: Pick<CliIo, "out" | "err">, options: RenderOp
         case "tool_start":
           closeText();
           closeOutput();
-          io.err(`${paint("36", "→")} ${event.tool}${event.summary ? ` ${event.summary}` : ""}\n`);
+          io.err(`${paint("36", "→")} ${event.tool}${callDetail(event.input, event.summary)}\n`);
           break;
         case "tool_output":
           io.err(dim(event.chunk));
@@ -117,6 +117,17 @@ export function createRenderer(io: Pick<CliIo, "out" | "err">, options: RenderOp
       }
     },
   };
+}
+
+/** What a tool line shows: a command as typed (with its description after), else the tool's summary. */
+function callDetail(input: unknown, summary: string): string {
+  const command = (input as { command?: unknown } | null)?.command;
+  if (typeof command === "string") {
+    const first = command.split("\n")[0];
+    const shown = first.length > 200 ? `${first.slice(0, 197)}...` : first;
+    return ` ${shown}${summary && summary !== command ? `  # ${summary}` : ""}`;
+  }
+  return summary ? ` ${summary}` : "";
 }
 
 function stopText(reason: string): string {

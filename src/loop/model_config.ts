@@ -7,6 +7,7 @@
  */
 import type { Session } from "../registry/session.ts";
 import type { Settings } from "../runtime/settings.ts";
+import { sessionConfig } from "../tools/config.ts";
 import { OPENAI_BASE_URL } from "./client.ts";
 
 /** A resolved endpoint configuration. */
@@ -89,18 +90,14 @@ export function modelHost(baseUrl: string): string {
   return new URL(baseUrl).host;
 }
 
-/** The session slot the Config tool stores settings in. */
-export function sessionConfig(session: Session): Record<string, unknown> {
-  return session.slot("config", () => ({} as Record<string, unknown>));
-}
-
 /**
  * The model to use now: the one Config set in this session, else `fallback`.
  *
  * @example
  * ```ts
  * import { Session } from "../registry/session.ts";
- * import { sessionConfig, sessionModel } from "./model_config.ts";
+ * import { sessionConfig } from "../tools/config.ts";
+ * import { sessionModel } from "./model_config.ts";
  * const s = new Session({ roots: ["/tmp"] });
  * console.assert(sessionModel(s, "a") === "a");
  * sessionConfig(s).model = "b";

@@ -9,7 +9,13 @@
 import type { CallToolResult, Tool as McpTool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { PaddockError } from "../errors.ts";
-import { defineTool, type ImageContent, type SideEffect, type Tool, type ToolOutput } from "../registry/define_tool.ts";
+import {
+  defineTool,
+  type ImageContent,
+  type SideEffect,
+  type Tool,
+  type ToolOutput,
+} from "../registry/define_tool.ts";
 import type { Session } from "../registry/session.ts";
 
 /** Every MCP tool name starts with this. */
@@ -42,7 +48,11 @@ export function mcpServerPrefix(server: string): string {
  * console.assert(mcpToolName("s", "t", (n) => n === "mcp__s__t") === "mcp__s__t_2");
  * ```
  */
-export function mcpToolName(server: string, tool: string, taken: (name: string) => boolean = () => false): string {
+export function mcpToolName(
+  server: string,
+  tool: string,
+  taken: (name: string) => boolean = () => false,
+): string {
   let base = `${mcpServerPrefix(server)}${sanitizeMcpName(tool)}`;
   if (base.length > MAX_TOOL_NAME_CHARS) {
     const hash = fnv1a(`${server}\u0000${tool}`);
@@ -121,13 +131,22 @@ export function adaptMcpTool(caller: McpToolCaller, tool: McpTool, name: string)
   const input = z.looseObject({}).superRefine((value, ctx) => {
     for (const key of required) {
       if (!(key in value)) {
-        const expected = typeof properties[key]?.type === "string" ? properties[key].type as string : "a value";
-        ctx.addIssue({ code: "custom", path: [key], message: `missing required parameter "${key}" (${expected})` });
+        const expected = typeof properties[key]?.type === "string"
+          ? properties[key].type as string
+          : "a value";
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `missing required parameter "${key}" (${expected})`,
+        });
       }
     }
   });
-  let description = tool.description ?? tool.annotations?.title ?? tool.title ?? `Tool "${tool.name}" of MCP server "${caller.server}"`;
-  if (description.length > MAX_MCP_DESCRIPTION_CHARS) description = `${description.slice(0, MAX_MCP_DESCRIPTION_CHARS)}…`;
+  let description = tool.description ?? tool.annotations?.title ?? tool.title ??
+    `Tool "${tool.name}" of MCP server "${caller.server}"`;
+  if (description.length > MAX_MCP_DESCRIPTION_CHARS) {
+    description = `${description.slice(0, MAX_MCP_DESCRIPTION_CHARS)}…`;
+  }
   return defineTool({
     name,
     description,
@@ -141,9 +160,16 @@ export function adaptMcpTool(caller: McpToolCaller, tool: McpTool, name: string)
         signal: ctx.signal,
         onProgress: (message) => ctx.onOutput(`${message}\n`),
       });
-      const output = await mcpResultToOutput(result, { session: ctx.session, server: caller.server, signal: ctx.signal });
+      const output = await mcpResultToOutput(result, {
+        session: ctx.session,
+        server: caller.server,
+        signal: ctx.signal,
+      });
       if (result.isError) {
-        throw new PaddockError("execution_failed", `MCP tool "${tool.name}" on server "${caller.server}" failed: ${output.text}`);
+        throw new PaddockError(
+          "execution_failed",
+          `MCP tool "${tool.name}" on server "${caller.server}" failed: ${output.text}`,
+        );
       }
       return { ...output, data: { server: caller.server, tool: tool.name, ...output.data as object } };
     },
@@ -208,7 +234,11 @@ export async function mcpResultToOutput(
           parts.push(`[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}]\n${r.text}`);
         } else if ("blob" in r && typeof r.blob === "string") {
           const path = await save(r.blob, r.uri, r.mimeType);
-          parts.push(`[resource ${r.uri} (${r.mimeType ?? "binary"}, ${base64Bytes(r.blob)} bytes) saved to "${path}"]`);
+          parts.push(
+            `[resource ${r.uri} (${r.mimeType ?? "binary"}, ${
+              base64Bytes(r.blob)
+            } bytes) saved to "${path}"]`,
+          );
         }
         break;
       }

@@ -27,7 +27,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidInputError, PaddockError, ToolTimeoutError, UnavailableError } from "../errors.ts";
 import type { ToolRegistry } from "../registry/registry.ts";
-import { adaptMcpTool, mcpToolName, type McpToolCaller } from "./adapter.ts";
+import { adaptMcpTool, type McpToolCaller, mcpToolName } from "./adapter.ts";
 import type { McpServerConfig } from "./config.ts";
 import { ChildProcessTransport } from "./stdio.ts";
 
@@ -41,6 +41,8 @@ export const DEFAULT_RECONNECT_ATTEMPTS = 5;
 export const DEFAULT_RECONNECT_DELAY_MS = 1_000;
 /** Longest reconnect delay (ms). */
 export const MAX_RECONNECT_DELAY_MS = 30_000;
+/** How long a failed start waits for a dying server's exit status and stderr (ms). */
+const EXIT_WAIT_MS = 1_000;
 /** Most tools, resources or templates read from one server (pages are followed up to this). */
 export const MAX_LISTED_ITEMS = 2_000;
 /**
@@ -49,10 +51,30 @@ export const MAX_LISTED_ITEMS = 2_000;
  * started through `npx` or `deno run npm:` need to reach the registry.
  */
 export const INHERITED_ENV_VARS: readonly string[] = [
-  "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG", "LC_ALL",
-  "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
-  "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "DENO_CERT", "DENO_TLS_CA_STORE", "DENO_DIR",
-  "NPM_CONFIG_REGISTRY", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "TMPDIR",
+  "LANG",
+  "LC_ALL",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "DENO_DIR",
+  "NPM_CONFIG_REGISTRY",
+  "XDG_CACHE_HOME",
+  "XDG_CONFIG_HOME",
 ];
 
 /** Where a connection is. */
@@ -173,6 +195,11 @@ export class McpConnection implements McpToolCaller {
     return [...this.#tools.keys()];
   }
 
+  /** The pid of a stdio server's process while it runs. */
+  get pid(): number | undefined {
+    return this.#transport instanceof ChildProcessTransport ? this.#transport.pid : undefined;
+  }
+
   /** The server's `instructions`, once connected. */
   get instructions(): string | undefined {
     return this.#client?.getInstructions();
@@ -206,12 +233,19 @@ export class McpConnection implements McpToolCaller {
       { name: "paddock", version: "0.1.0" },
       { capabilities: this.#options.roots?.length ? { roots: { listChanged: false } } : {} },
     );
-    client.setRequestHandler(ListRootsRequestSchema, () => ({
-      roots: (this.#options.roots ?? []).map((r) => ({ uri: pathToFileURL(r).href, name: basename(r) || r })),
-    }));
+    if (this.#options.roots?.length) {
+      client.setRequestHandler(ListRootsRequestSchema, () => ({
+        roots: (this.#options.roots ?? []).map((r) => ({
+          uri: pathToFileURL(r).href,
+          name: basename(r) || r,
+        })),
+      }));
+    }
     client.onclose = () => this.#lost(gen, this.#exitDetail(transport) ?? "the connection closed");
     client.onerror = (err) => {
-      if (gen === this.#generation && this.#state !== "closed") this.#emit({ type: "error", message: err.message });
+      if (gen === this.#generation && this.#state !== "closed") {
+        this.#emit({ type: "error", message: err.message });
+      }
     };
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -227,11 +261,17 @@ export class McpConnection implements McpToolCaller {
       await this.#registerTools(gen, combined);
     } catch (err) {
       this.#generation++; // the close below must not count as losing a live server
+      if (transport instanceof ChildProcessTransport && !timeout.aborted && !signal?.aborted) {
+        await transport.waitForExit(EXIT_WAIT_MS); // a write to a dead pipe: let the exit status and stderr arrive
+      }
+      const error = this.#startError(err, transport, timeout.aborted ? timeoutMs : undefined, signal);
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
-      if ((this.#state as McpServerState) === "closed") throw new UnavailableError(`MCP server "${this.server}" was closed while it started`);
+      if ((this.#state as McpServerState) === "closed") {
+        throw new UnavailableError(`MCP server "${this.server}" was closed while it started`);
+      }
       this.#state = "disconnected";
-      throw this.#startError(err, transport, timeout.aborted ? timeoutMs : undefined, signal);
+      throw error;
     }
     this.#state = "connected";
     this.#attempts = 0;
@@ -265,7 +305,12 @@ export class McpConnection implements McpToolCaller {
     return `the server process ${how}${tail ? `: ${tail}` : ""}`;
   }
 
-  #startError(err: unknown, transport: Transport, timedOutMs: number | undefined, signal?: AbortSignal): Error {
+  #startError(
+    err: unknown,
+    transport: Transport,
+    timedOutMs: number | undefined,
+    signal?: AbortSignal,
+  ): Error {
     const what = this.config.type === "http" ? this.config.url : this.config.command;
     const prefix = `Cannot start MCP server "${this.server}" (${what})`;
     if (err instanceof Deno.errors.NotFound) {
@@ -274,7 +319,9 @@ export class McpConnection implements McpToolCaller {
     if (signal?.aborted) return new PaddockError("aborted", `${prefix}: the start was aborted`);
     const exit = this.#exitDetail(transport);
     if (timedOutMs !== undefined && !exit) {
-      return new ToolTimeoutError(`${prefix}: no answer to "initialize" within ${timedOutMs} ms: raise the start timeout or check the server`);
+      return new ToolTimeoutError(
+        `${prefix}: no answer to "initialize" within ${timedOutMs} ms: raise the start timeout or check the server`,
+      );
     }
     return new UnavailableError(`${prefix}: ${exit ?? (err as Error).message}`, { cause: err });
   }
@@ -287,7 +334,10 @@ export class McpConnection implements McpToolCaller {
     if (client.getServerCapabilities()?.tools) {
       let cursor: string | undefined;
       do {
-        const page = await client.listTools(cursor ? { cursor } : {}, { signal, timeout: this.callTimeoutMs });
+        const page = await client.listTools(cursor ? { cursor } : {}, {
+          signal,
+          timeout: this.callTimeoutMs,
+        });
         tools.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor && tools.length < MAX_LISTED_ITEMS);
@@ -375,7 +425,10 @@ export class McpConnection implements McpToolCaller {
         signal: options.signal,
         timeout: this.callTimeoutMs,
         onprogress: options.onProgress
-          ? (p) => options.onProgress!(`progress ${p.progress}${p.total ? `/${p.total}` : ""}${p.message ? `: ${p.message}` : ""}`)
+          ? (p) =>
+            options.onProgress!(
+              `progress ${p.progress}${p.total ? `/${p.total}` : ""}${p.message ? `: ${p.message}` : ""}`,
+            )
           : undefined,
       }) as CallToolResult;
     } catch (err) {
@@ -384,7 +437,9 @@ export class McpConnection implements McpToolCaller {
   }
 
   /** Lists resources and templates (every page, up to {@link MAX_LISTED_ITEMS}). */
-  async listResources(signal?: AbortSignal): Promise<{ resources: McpResourceEntry[]; templates: McpResourceTemplateEntry[] }> {
+  async listResources(
+    signal?: AbortSignal,
+  ): Promise<{ resources: McpResourceEntry[]; templates: McpResourceTemplateEntry[] }> {
     const client = this.#requireClient();
     const resources: McpResourceEntry[] = [];
     const templates: McpResourceTemplateEntry[] = [];
@@ -399,7 +454,9 @@ export class McpConnection implements McpToolCaller {
       } while (cursor && resources.length < MAX_LISTED_ITEMS);
       do {
         const page = await client.listResourceTemplates(cursor ? { cursor } : {}, opts).catch((err) => {
-          if (err instanceof McpError && err.code === McpErrorCode.MethodNotFound) return { resourceTemplates: [] };
+          if (err instanceof McpError && err.code === McpErrorCode.MethodNotFound) {
+            return { resourceTemplates: [] };
+          }
           throw err;
         });
         templates.push(...page.resourceTemplates.map((t) => ({ ...t, server: this.server })));
@@ -431,7 +488,9 @@ export class McpConnection implements McpToolCaller {
         case McpErrorCode.ConnectionClosed:
           return new UnavailableError(`${at} disconnected while ${doing}: ${this.#lastError ?? err.message}`);
         case McpErrorCode.InvalidParams:
-          return new InvalidInputError(`${at} rejected the arguments when ${doing}: ${stripCode(err.message)}`);
+          return new InvalidInputError(
+            `${at} rejected the arguments when ${doing}: ${stripCode(err.message)}`,
+          );
         case McpErrorCode.MethodNotFound:
           return new UnavailableError(`${at} does not support ${doing}: ${stripCode(err.message)}`);
         default:

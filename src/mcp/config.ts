@@ -80,9 +80,9 @@ export function parseMcpConfig(text: string, options: ParseMcpConfigOptions = {}
   } catch (err) {
     fail(`not valid JSON: ${(err as Error).message}`);
   }
-  if (!isRecord(raw)) return fail("the top level must be an object with an \"mcpServers\" object");
+  if (!isRecord(raw)) return fail('the top level must be an object with an "mcpServers" object');
   const servers = raw.mcpServers;
-  if (!isRecord(servers)) return fail("\"mcpServers\" must be an object mapping server names to settings");
+  if (!isRecord(servers)) return fail('"mcpServers" must be an object mapping server names to settings');
   const problems: string[] = [];
   const warnings: string[] = [];
   const out: Record<string, McpServerConfig> = {};
@@ -177,7 +177,9 @@ export async function loadMcpConfig(
     if (err instanceof Deno.errors.NotFound) {
       throw new InvalidInputError(`Cannot read MCP config "${path}": the file does not exist`);
     }
-    throw new InvalidInputError(`Cannot read MCP config "${path}": ${(err as Error).message}`, { cause: err });
+    throw new InvalidInputError(`Cannot read MCP config "${path}": ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   return parseMcpConfig(text, { source: path, env: options.env, baseDir: dirname(resolve(path)) });
 }
@@ -186,10 +188,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-function unknownKeys(entry: Record<string, unknown>, known: Set<string>, at: string, warnings: string[]): void {
+function unknownKeys(
+  entry: Record<string, unknown>,
+  known: Set<string>,
+  at: string,
+  warnings: string[],
+): void {
   for (const k of Object.keys(entry)) {
     if (!known.has(k)) {
-      warnings.push(`${at} has an unknown field "${k}", ignored: the known ones are ${[...known].map((x) => `"${x}"`).join(", ")}`);
+      warnings.push(
+        `${at} has an unknown field "${k}", ignored: the known ones are ${
+          [...known].map((x) => `"${x}"`).join(", ")
+        }`,
+      );
     }
   }
 }
@@ -207,8 +218,9 @@ function stringMap(
   }
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== "string") problems.push(`${at}["${k}"] must be a string, got ${v === null ? "null" : typeof v}`);
-    else out[k] = expand(v, `${at}["${k}"]`);
+    if (typeof v !== "string") {
+      problems.push(`${at}["${k}"] must be a string, got ${v === null ? "null" : typeof v}`);
+    } else out[k] = expand(v, `${at}["${k}"]`);
   }
   return out;
 }

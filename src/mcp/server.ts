@@ -12,8 +12,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
-  type CallToolResult,
   CallToolRequestSchema,
+  type CallToolResult,
   ListToolsRequestSchema,
   type ListToolsResult,
   type ToolAnnotations,
@@ -90,7 +90,9 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
     let progress = 0;
     const result = await runtime.run(request.params.name, request.params.arguments ?? {}, {
       signal: extra.signal,
-      ...(runtime.runOptions.approver || options.elicitApproval === false ? {} : { approver: elicitingApprover(server) }),
+      ...(runtime.runOptions.approver || options.elicitApproval === false
+        ? {}
+        : { approver: elicitingApprover(server) }),
       onEvent: (event) => {
         runtime.runOptions.onEvent?.(event);
         if (token === undefined || event.type !== "tool_output") return;
@@ -136,7 +138,8 @@ function elicitingApprover(server: Server): Approver | undefined {
     if (!server.getClientCapabilities()?.elicitation) {
       return {
         behavior: "deny",
-        reason: "it needs confirmation and this MCP client cannot ask: start 'paddock mcp' with --allow rules, " +
+        reason:
+          "it needs confirmation and this MCP client cannot ask: start 'paddock mcp' with --allow rules, " +
           "--allowed-tools or another --permission-mode",
       };
     }
@@ -150,7 +153,9 @@ function elicitingApprover(server: Server): Approver | undefined {
       },
     }, { signal });
     const allowed = answer.action === "accept" && answer.content?.allow === true;
-    return allowed ? { behavior: "allow" } : { behavior: "deny", reason: `the person answered "${answer.action}"` };
+    return allowed
+      ? { behavior: "allow" }
+      : { behavior: "deny", reason: `the person answered "${answer.action}"` };
   };
 }
 
@@ -237,9 +242,16 @@ export function serveMcpHttp(runtime: Runtime, options: McpHttpOptions = {}): Mc
   let allowedHosts: string[] = [];
   const jsonError = (status: number, message: string) =>
     Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
-  const httpServer = Deno.serve({ hostname, port: options.port ?? 0, signal: stopped.signal, onListen: () => {} }, async (req) => {
+  const httpServer = Deno.serve({
+    hostname,
+    port: options.port ?? 0,
+    signal: stopped.signal,
+    onListen: () => {},
+  }, async (req) => {
     const url = new URL(req.url);
-    if (url.pathname !== MCP_HTTP_PATH) return jsonError(404, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
+    if (url.pathname !== MCP_HTTP_PATH) {
+      return jsonError(404, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
+    }
     const id = req.headers.get("mcp-session-id");
     if (id) {
       const session = sessions.get(id);

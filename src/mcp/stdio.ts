@@ -93,6 +93,16 @@ export class ChildProcessTransport implements Transport {
     return this.#status;
   }
 
+  /** Resolves once the child has exited and its output is drained (at once when it never started). */
+  get exited(): Promise<void> {
+    return this.#done ?? Promise.resolve();
+  }
+
+  /** Waits up to `ms` for the child to exit; returns whether it did. */
+  waitForExit(ms: number): Promise<boolean> {
+    return settlesWithin(this.exited, ms);
+  }
+
   /** The last {@link STDERR_TAIL_CHARS} characters the child wrote to stderr. */
   get stderrTail(): string {
     return this.#stderr;
@@ -124,7 +134,9 @@ export class ChildProcessTransport implements Transport {
       try {
         message = deserializeMessage(line);
       } catch (err) {
-        this.onerror?.(new Error(`The server wrote a line that is not JSON-RPC: ${line.slice(0, 200)}`, { cause: err }));
+        this.onerror?.(
+          new Error(`The server wrote a line that is not JSON-RPC: ${line.slice(0, 200)}`, { cause: err }),
+        );
         return;
       }
       this.onmessage?.(message);
@@ -211,7 +223,9 @@ export class StreamServerTransport implements Transport {
 
   /** Starts reading the input. */
   start(): Promise<void> {
-    const stream = this.#input.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), { signal: this.#abort.signal });
+    const stream = this.#input.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), {
+      signal: this.#abort.signal,
+    });
     this.#reader = readLines(stream, (line) => {
       let message: JSONRPCMessage;
       try {

@@ -20,6 +20,7 @@ import {
 } from "../registry/run_tool.ts";
 import { defaultOutputRoot, Session } from "../registry/session.ts";
 import { type BuiltinToolOptions, builtinTools } from "../tools/builtin.ts";
+import { defaultLedgerDir, reapOrphanedTasks } from "../tasks/ledger.ts";
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
@@ -104,7 +105,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     mode: options.mode,
     outputDir: options.outputDir,
   });
-  const all = options.tools ?? builtinTools(options.toolOptions);
+  // reap the process groups a crashed runtime left in the task ledger (src/tasks/ledger.ts)
+  const ledgerDir = options.toolOptions?.bash?.ledgerDir;
+  if (ledgerDir !== false) reapOrphanedTasks(ledgerDir ?? defaultLedgerDir(session.roots[0]));
+  // `sandbox: true` also sandboxes the built-in Bash unless its options say otherwise
+  const toolOptions = options.sandbox && options.toolOptions?.bash?.sandbox === undefined
+    ? { ...options.toolOptions, bash: { ...options.toolOptions?.bash, sandbox: true } }
+    : options.toolOptions;
+  const all = options.tools ?? builtinTools(toolOptions);
   const exclude = new Set(options.excludeTools ?? []);
   const registry = new ToolRegistry(all.filter((t) => !exclude.has(t.name)));
   registry.allow(...(options.allowedTools ?? []));

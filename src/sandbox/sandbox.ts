@@ -88,11 +88,11 @@ const selfTests = new Map<string, Promise<void>>();
  * console.assert(message.includes("was not found"));
  * ```
  */
-export function sandboxSelfTest(settings: SandboxSettings = {}, cwd = "/"): Promise<void> {
+export function sandboxSelfTest(settings: SandboxSettings = {}): Promise<void> {
   const key = JSON.stringify([settings.program, settings.allowNetwork, Deno.build.os]);
   let test = selfTests.get(key);
   if (!test) {
-    test = runSelfTest(settings, cwd);
+    test = runSelfTest(settings);
     selfTests.set(key, test);
     // a failure is not cached: the user may install the program and retry
     test.catch(() => selfTests.delete(key));
@@ -100,8 +100,8 @@ export function sandboxSelfTest(settings: SandboxSettings = {}, cwd = "/"): Prom
   return test;
 }
 
-async function runSelfTest(settings: SandboxSettings, cwd: string): Promise<void> {
-  const line = sandboxCommand(["true"], { writable: [], cwd }, { ...settings, writablePaths: [] });
+async function runSelfTest(settings: SandboxSettings): Promise<void> {
+  const line = sandboxCommand(["true"], { writable: [], cwd: "/" }, { ...settings, writablePaths: [] });
   const off = "or turn the sandbox off (no --sandbox, or `bash: { sandbox: false }`) to run Bash unsandboxed";
   let out: Deno.CommandOutput;
   try {

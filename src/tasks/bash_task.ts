@@ -63,7 +63,7 @@ export class BashTask implements TaskHandle {
       clearTimeout(timer);
       this.#exitCode = s.code;
       this.#signal = s.signal ?? undefined;
-      this.#status = this.#stopping ? "killed" : s.success ? "completed" : "failed";
+      this.#status = this.#stopping || s.signal ? "killed" : s.success ? "completed" : "failed";
     });
   }
 

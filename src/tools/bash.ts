@@ -67,6 +67,8 @@ export interface BashResult {
   backgroundProcesses: boolean;
   /** Whether it ran in the OS sandbox. */
   sandboxed: boolean;
+  /** Process group id the command ran in. */
+  pgid: number;
 }
 
 /** Structured result of a Bash call with `run_in_background`. */
@@ -128,7 +130,7 @@ export function createBashTool(options: BashOptions = {}): Tool<BashInput, BashR
     programs,
     summarize: (input) => input.description ?? input.command,
     execute: async (input, ctx) => {
-      if (sandbox) await sandboxSelfTest(sandbox, ctx.roots[0]);
+      if (sandbox) await sandboxSelfTest(sandbox);
       const tracker = sessionGroups(ctx.session, {
         ledgerDir: options.ledgerDir === false ? undefined : options.ledgerDir ?? defaultLedgerDir(ctx.roots[0]),
         graceMs: options.graceMs,
@@ -252,6 +254,7 @@ async function runForeground(
       outputChars: sink.totalChars,
       backgroundProcesses: !drained || lingering,
       sandboxed: o.sandboxed,
+      pgid: proc.pgid,
     },
   };
 }

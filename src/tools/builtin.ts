@@ -4,6 +4,10 @@
  * @module
  */
 import type { Tool } from "../registry/define_tool.ts";
+import { agentTool, type AgentToolOptions } from "./agent.ts";
+import { type BashOptions, createBashTool } from "./bash.ts";
+import { taskOutputTool } from "./task_output.ts";
+import { taskStopTool } from "./task_stop.ts";
 import type { SearchToolOptions } from "./_shared/search_options.ts";
 import { createGlobTool } from "./glob.ts";
 import { createGrepTool } from "./grep.ts";
@@ -32,6 +36,10 @@ export interface BuiltinToolOptions {
   web?: WebToolOptions;
   /** Glob and Grep: ignore files, Grep engine, budgets. */
   search?: SearchToolOptions;
+  /** Bash and its background tasks: OS sandbox, default timeout, grace period, ledger folder. */
+  bash?: BashOptions;
+  /** The Agent tool (sub-agents): included only when set, since it needs a model client. */
+  agent?: AgentToolOptions;
   // BUILTIN-OPTIONS (one field per tool family; keep this marker)
 }
 
@@ -60,6 +68,10 @@ export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
     notebookEditTool,
     createGlobTool(options.search),
     createGrepTool(options.search),
+    createBashTool(options.bash),
+    taskOutputTool,
+    taskStopTool,
+    ...(options.agent ? [agentTool(options.agent)] : []),
     // BUILTIN-TOOLS (one line per tool; keep this marker)
   ];
 }

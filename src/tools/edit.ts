@@ -40,7 +40,19 @@ export interface EditData {
   format: TextFormat;
 }
 
-const input = z.strictObject({
+/** Edit's input. */
+export interface EditInput {
+  /** Absolute path of the file. */
+  file_path: string;
+  /** The exact text to replace. */
+  old_string: string;
+  /** The replacement. */
+  new_string: string;
+  /** Replace every occurrence. Default false. */
+  replace_all?: boolean;
+}
+
+const input: z.ZodType<EditInput> = z.strictObject({
   file_path: z.string().describe("Absolute path of the file to edit"),
   old_string: z.string().describe(
     "The exact text to replace (empty to create a missing file or fill an empty one)",
@@ -50,9 +62,6 @@ const input = z.strictObject({
     "Replace every occurrence instead of exactly one. Default false",
   ),
 });
-
-/** Edit's input. */
-export type EditInput = z.infer<typeof input>;
 
 /** The Edit tool. */
 export const editTool: Tool<EditInput, EditData> = defineTool<EditInput, EditData>({

@@ -30,8 +30,12 @@ export interface GlobResult {
 }
 
 const input = z.strictObject({
-  pattern: z.string().min(1).describe('Glob to match, relative to `path` (e.g. "**/*.ts", "src/**/*.{ts,tsx}")'),
-  path: z.string().optional().describe("Absolute folder to search in. Default: the session's working directory"),
+  pattern: z.string().min(1).describe(
+    'Glob to match, relative to `path` (e.g. "**/*.ts", "src/**/*.{ts,tsx}")',
+  ),
+  path: z.string().optional().describe(
+    "Absolute folder to search in. Default: the session's working directory",
+  ),
 });
 
 /**
@@ -59,7 +63,9 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<z.infer<ty
       let base = i.path ?? ctx.cwd;
       if (isAbsolute(pattern)) {
         if (i.path !== undefined) {
-          throw new InvalidInputError(`"pattern" is absolute ("${i.pattern}") and "path" is set: give one or the other`);
+          throw new InvalidInputError(
+            `"pattern" is absolute ("${i.pattern}") and "path" is set: give one or the other`,
+          );
         }
         const { prefix, rest } = splitLiteralPrefix(pattern);
         base = prefix || "/";
@@ -71,7 +77,9 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<z.infer<ty
       try {
         re = globToRegExp(pattern);
       } catch (err) {
-        throw new InvalidInputError(`"pattern" is not a valid glob: "${i.pattern}": ${(err as Error).message}`);
+        throw new InvalidInputError(
+          `"pattern" is not a valid glob: "${i.pattern}": ${(err as Error).message}`,
+        );
       }
       const { prefix } = splitLiteralPrefix(pattern);
       const index = sessionIndex(ctx.session);

@@ -13,7 +13,12 @@ import { splitGlobList } from "./_shared/glob_match.ts";
 import { runGrep } from "./_shared/grep_run.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
 import { comparePaths, type GrepMode, type GrepQuery, locateRipgrep } from "./_shared/ripgrep.ts";
-import { DEFAULT_MATCH_BUDGET, DEFAULT_TIME_BUDGET_MS, type SearchToolOptions, sessionIndex } from "./_shared/search_options.ts";
+import {
+  DEFAULT_MATCH_BUDGET,
+  DEFAULT_TIME_BUDGET_MS,
+  type SearchToolOptions,
+  sessionIndex,
+} from "./_shared/search_options.ts";
 
 /** Entries returned when `head_limit` is not given. */
 export const DEFAULT_HEAD_LIMIT = 250;
@@ -43,10 +48,16 @@ export interface GrepResult {
 const count = (what: string) => z.number().int().min(0).optional().describe(what);
 const input = z.strictObject({
   pattern: z.string().describe("Regular expression to search for (ripgrep syntax)"),
-  path: z.string().optional().describe("Absolute file or folder to search. Default: the session's working directory"),
-  glob: z.string().optional().describe('Only files matching these globs (e.g. "*.ts", "*.{ts,tsx} !*.d.ts"), split on spaces or commas'),
+  path: z.string().optional().describe(
+    "Absolute file or folder to search. Default: the session's working directory",
+  ),
+  glob: z.string().optional().describe(
+    'Only files matching these globs (e.g. "*.ts", "*.{ts,tsx} !*.d.ts"), split on spaces or commas',
+  ),
   output_mode: z.enum(["content", "files_with_matches", "count"]).optional()
-    .describe('"content": matching lines; "files_with_matches": paths, newest first (default); "count": matches per file'),
+    .describe(
+      '"content": matching lines; "files_with_matches": paths, newest first (default); "count": matches per file',
+    ),
   "-B": count("Lines of context before each match (content mode)"),
   "-A": count("Lines of context after each match (content mode)"),
   "-C": count("Lines of context around each match (content mode); overrides -B and -A"),
@@ -56,7 +67,9 @@ const input = z.strictObject({
   type: z.string().optional().describe('File type to search (ripgrep types: "js", "py", "rust", "ts"...)'),
   head_limit: count(`Return at most this many entries (default ${DEFAULT_HEAD_LIMIT}; 0 for all)`),
   offset: count("Skip this many entries first (default 0)"),
-  multiline: z.boolean().optional().describe("Let patterns span lines; . also matches newlines. Default false"),
+  multiline: z.boolean().optional().describe(
+    "Let patterns span lines; . also matches newlines. Default false",
+  ),
 });
 type Input = z.infer<typeof input>;
 
@@ -106,7 +119,9 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, Gre
       const limit = i.head_limit ?? DEFAULT_HEAD_LIMIT;
       const budget = options.matchBudget ?? DEFAULT_MATCH_BUDGET;
       // content streams in path order and stops at the page; the other modes sort everything they get
-      const want = mode === "content" ? offset + (limit === 0 ? budget : Math.min(limit, budget)) + 1 : Infinity;
+      const want = mode === "content"
+        ? offset + (limit === 0 ? budget : Math.min(limit, budget)) + 1
+        : Infinity;
       const lines: string[] = [];
       let seen = 0;
       const outcome = await runGrep(q, {
@@ -129,11 +144,20 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, Gre
         entries.sort((a, b) => comparePaths(a.slice(0, a.lastIndexOf(":")), b.slice(0, b.lastIndexOf(":"))));
         numMatches = entries.reduce((n, e) => n + Number(e.slice(e.lastIndexOf(":") + 1)), 0);
       }
-      const total = mode === "content" ? offset + entries.length : entries.length;
-      if (mode !== "content") entries = entries.slice(offset);
-      const more = limit > 0 && entries.length > limit;
-      if (more) entries = entries.slice(0, limit);
-      const partial = outcome.timedOut ? "time_budget" : mode === "content" && seen >= want && (limit === 0 || limit > budget)
+      const page = limit === 0 ? budget : Math.min(limit, budget);
+      let more: boolean;
+      if (mode === "content") {
+        more = entries.length > page;
+        entries = entries.slice(0, page);
+      } else {
+        entries = entries.slice(offset);
+        more = limit > 0 && entries.length > limit;
+        if (more) entries = entries.slice(0, limit);
+      }
+      const total = mode === "content" ? offset + entries.length : lines.length;
+      const partial = outcome.timedOut
+        ? "time_budget"
+        : mode === "content" && more && (limit === 0 || limit > budget)
         ? "match_budget"
         : undefined;
       const numFiles = mode === "content" ? new Set(entries.map(fileOfLine)).size : total;
@@ -143,30 +167,57 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, Gre
         numFiles,
         numMatches,
         appliedOffset: offset > 0 ? offset : undefined,
-        appliedLimit: more ? limit : undefined,
+        appliedLimit: more && !partial ? limit : undefined,
         partial,
         engine: outcome.engine,
         durationMs: Math.round(performance.now() - started),
       };
-      return { text: render(data, total, offset, outcome.notes, options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS, budget), data };
+      return {
+        text: render(
+          data,
+          total,
+          offset,
+          outcome.notes,
+          options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
+          budget,
+        ),
+        data,
+      };
     },
   });
 }
 
-function render(d: GrepResult, total: number, offset: number, extra: string[], budgetMs: number, budget: number): string {
+function render(
+  d: GrepResult,
+  total: number,
+  offset: number,
+  extra: string[],
+  budgetMs: number,
+  budget: number,
+): string {
   const notes = [...extra];
   const end = offset + d.entries.length;
   if (d.appliedLimit !== undefined) {
     const of = d.mode === "content" ? "" : ` of ${total}`;
     notes.push(`Showing entries ${offset + 1}-${end}${of}: use offset=${end} for more`);
   } else if (offset > 0) notes.push(`Skipped the first ${offset} entries (offset=${offset})`);
-  if (d.partial === "time_budget") notes.push(`The search stopped at its time budget (${budgetMs} ms): results are partial, narrow path or glob`);
-  if (d.partial === "match_budget") notes.push(`The search stopped at ${budget} lines: results are partial, narrow the pattern or page with head_limit`);
+  if (d.partial === "time_budget") {
+    notes.push(
+      `The search stopped at its time budget (${budgetMs} ms): results are partial, narrow path or glob`,
+    );
+  }
+  if (d.partial === "match_budget") {
+    notes.push(
+      `The search stopped at ${budget} lines: results are partial, narrow the pattern or page with head_limit`,
+    );
+  }
   const tail = notes.length ? `\n\n(${notes.join(". ")})` : "";
   if (d.entries.length === 0) {
     return (d.mode === "content" ? "No matches found" : "No files found") + tail;
   }
-  if (d.mode === "files_with_matches") return `Found ${total} file${total === 1 ? "" : "s"}\n${d.entries.join("\n")}${tail}`;
+  if (d.mode === "files_with_matches") {
+    return `Found ${total} file${total === 1 ? "" : "s"}\n${d.entries.join("\n")}${tail}`;
+  }
   if (d.mode === "count") {
     return `${d.entries.join("\n")}\n\nFound ${d.numMatches} total occurrences across ${total} files${tail}`;
   }

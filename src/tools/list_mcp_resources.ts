@@ -12,7 +12,9 @@ import type { McpResourceListing, McpResourceSource } from "../mcp/manager.ts";
 export const MAX_LISTED_RESOURCES = 500;
 
 const input = z.strictObject({
-  server: z.string().min(1).optional().describe("Name of one MCP server to list; leave out to list every server"),
+  server: z.string().min(1).optional().describe(
+    "Name of one MCP server to list; leave out to list every server",
+  ),
 });
 
 /**
@@ -26,10 +28,13 @@ const input = z.strictObject({
  * console.assert(tool.name === "ListMcpResources" && tool.sideEffect === "ReadOnly");
  * ```
  */
-export function listMcpResourcesTool(source: McpResourceSource): Tool<z.infer<typeof input>, McpResourceListing> {
+export function listMcpResourcesTool(
+  source: McpResourceSource,
+): Tool<z.infer<typeof input>, McpResourceListing> {
   return defineTool({
     name: "ListMcpResources",
-    description: "Lists the resources (files, documents, data) that the connected MCP servers offer, with their URIs " +
+    description:
+      "Lists the resources (files, documents, data) that the connected MCP servers offer, with their URIs " +
       "for ReadMcpResource. Give `server` to list one server only.",
     sideEffect: "ReadOnly",
     input,
@@ -41,12 +46,20 @@ export function listMcpResourcesTool(source: McpResourceSource): Tool<z.infer<ty
   });
 }
 
-function formatListing(listing: McpResourceListing, server: string | undefined, names: readonly string[]): string {
+function formatListing(
+  listing: McpResourceListing,
+  server: string | undefined,
+  names: readonly string[],
+): string {
   const lines: string[] = [];
   const shown = listing.resources.slice(0, MAX_LISTED_RESOURCES);
   for (const r of shown) {
     const meta = [r.name !== r.uri ? r.name : "", r.mimeType ?? ""].filter(Boolean).join(", ");
-    lines.push(`- ${r.uri}${meta ? ` (${meta})` : ""} [server "${r.server}"]${r.description ? `: ${oneLine(r.description)}` : ""}`);
+    lines.push(
+      `- ${r.uri}${meta ? ` (${meta})` : ""} [server "${r.server}"]${
+        r.description ? `: ${oneLine(r.description)}` : ""
+      }`,
+    );
   }
   if (listing.resources.length > shown.length) {
     lines.push(`… and ${listing.resources.length - shown.length} more: give "server" to narrow the list`);
@@ -54,9 +67,11 @@ function formatListing(listing: McpResourceListing, server: string | undefined, 
   if (listing.templates.length) {
     lines.push("", "Resource templates (fill in the {placeholders} to make a URI):");
     for (const t of listing.templates.slice(0, MAX_LISTED_RESOURCES)) {
-      lines.push(`- ${t.uriTemplate} (${t.name}${t.mimeType ? `, ${t.mimeType}` : ""}) [server "${t.server}"]${
-        t.description ? `: ${oneLine(t.description)}` : ""
-      }`);
+      lines.push(
+        `- ${t.uriTemplate} (${t.name}${t.mimeType ? `, ${t.mimeType}` : ""}) [server "${t.server}"]${
+          t.description ? `: ${oneLine(t.description)}` : ""
+        }`,
+      );
     }
   }
   if (listing.errors.length) {
@@ -71,7 +86,11 @@ function formatListing(listing: McpResourceListing, server: string | undefined, 
       : "any MCP server: none is configured";
     lines.unshift(`No resources from ${where}`);
   } else {
-    lines.unshift(`${listing.resources.length} resource${listing.resources.length === 1 ? "" : "s"}; read one with ReadMcpResource {server, uri}`);
+    lines.unshift(
+      `${listing.resources.length} resource${
+        listing.resources.length === 1 ? "" : "s"
+      }; read one with ReadMcpResource {server, uri}`,
+    );
   }
   return lines.join("\n");
 }

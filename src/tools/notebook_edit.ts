@@ -37,7 +37,21 @@ export interface NotebookEditData {
   cellCount: number;
 }
 
-const input = z.strictObject({
+/** NotebookEdit's input. */
+export interface NotebookEditInput {
+  /** Absolute path of the notebook. */
+  notebook_path: string;
+  /** Cell id or "cell-N". */
+  cell_id?: string;
+  /** The new source. */
+  new_source: string;
+  /** Cell type. */
+  cell_type?: "code" | "markdown";
+  /** What to do. Default replace. */
+  edit_mode?: "replace" | "insert" | "delete";
+}
+
+const input: z.ZodType<NotebookEditInput> = z.strictObject({
   notebook_path: z.string().describe("Absolute path of the .ipynb file"),
   cell_id: z.string().optional().describe(
     'The cell: its id, or "cell-N" for the N-th cell (0-based). For insert, the new cell goes after it (first when omitted)',
@@ -48,9 +62,6 @@ const input = z.strictObject({
   ),
   edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("What to do. Default replace"),
 });
-
-/** NotebookEdit's input. */
-export type NotebookEditInput = z.infer<typeof input>;
 
 /** The NotebookEdit tool. */
 export const notebookEditTool: Tool<NotebookEditInput, NotebookEditData> = defineTool<

@@ -9,14 +9,22 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
 import { defineTool, type Tool, type ToolContext, type ToolOutput } from "../registry/define_tool.ts";
-import { IMAGE_EXTENSIONS, sniffImage } from "./_shared/image.ts";
-import { fileChunks, takeLineWindow } from "./_shared/line_window.ts";
-import { parseNotebook, type RenderedCell, renderNotebook } from "./_shared/notebook.ts";
+import { IMAGE_EXTENSIONS } from "./_shared/image.ts";
+import { countLines, fileChunks, takeLineWindow } from "./_shared/line_window.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
-import { extractPdfPages, type PdfPageText } from "./_shared/pdf.ts";
+import {
+  MAX_PDF_PAGES_PER_CALL,
+  PDF_PAGES_WITHOUT_RANGE,
+  readAll,
+  readImage,
+  type ReadImageData,
+  readNotebook,
+  type ReadNotebookData,
+  readPdf,
+  type ReadPdfData,
+} from "./_shared/read_media.ts";
 import { recordRead } from "./_shared/read_state.ts";
 import {
-  decodeText,
   detectEncoding,
   looksBinary,
   numberLines,
@@ -25,18 +33,12 @@ import {
   type TextEncodingName,
 } from "./_shared/text.ts";
 
+export type { ReadImageData, ReadNotebookData, ReadPdfData };
+
 /** Lines returned when no `limit` is given. */
 export const DEFAULT_READ_LIMIT = 2000;
 /** Files up to this size are loaded whole (and hashed); larger ones are streamed. */
 export const FULL_LOAD_BYTES: number = 16 * 1024 * 1024;
-/** Largest image returned as image content (bytes). */
-export const MAX_IMAGE_BYTES: number = 5 * 1024 * 1024;
-/** Largest PDF read (bytes). */
-export const MAX_PDF_BYTES: number = 32 * 1024 * 1024;
-/** Most PDF pages one call returns. */
-export const MAX_PDF_PAGES_PER_CALL = 20;
-/** PDFs with more pages than this need `pages`. */
-export const PDF_PAGES_WITHOUT_RANGE = 10;
 
 /** Structured result of a text read. */
 export interface ReadTextData {
@@ -61,45 +63,22 @@ export interface ReadTextData {
   /** A warning instead of content (empty file, offset past the end). */
   warning?: string;
 }
-/** Structured result of an image read. */
-export interface ReadImageData {
-  /** Discriminator. */
-  kind: "image";
-  /** The path read. */
-  filePath: string;
-  /** Media type. */
-  mediaType: string;
-  /** Size in bytes. */
-  size: number;
-  /** Width in pixels, when cheap to know. */
-  width?: number;
-  /** Height in pixels, when cheap to know. */
-  height?: number;
-}
-/** Structured result of a PDF read. */
-export interface ReadPdfData {
-  /** Discriminator. */
-  kind: "pdf";
-  /** The path read. */
-  filePath: string;
-  /** Pages in the document. */
-  pageCount: number;
-  /** The pages returned. */
-  pages: PdfPageText[];
-}
-/** Structured result of a notebook read. */
-export interface ReadNotebookData {
-  /** Discriminator. */
-  kind: "notebook";
-  /** The path read. */
-  filePath: string;
-  /** The cells. */
-  cells: RenderedCell[];
-}
 /** Structured result of Read, by kind. */
 export type ReadData = ReadTextData | ReadImageData | ReadPdfData | ReadNotebookData;
 
-const input = z.strictObject({
+/** Read's input. */
+export interface ReadInput {
+  /** Absolute path of the file. */
+  file_path: string;
+  /** First line (1-based; 0 means 1). */
+  offset?: number;
+  /** Most lines to return. */
+  limit?: number;
+  /** PDF page or range, "3" or "1-5". */
+  pages?: string;
+}
+
+const input: z.ZodType<ReadInput> = z.strictObject({
   file_path: z.string().describe("Absolute path of the file to read"),
   offset: z.number().int().min(0).optional().describe(
     "Line number to start from (1-based; 0 means 1). Default 1",
@@ -109,9 +88,6 @@ const input = z.strictObject({
     `PDF only: a page ("3") or a range ("1-5"), at most ${MAX_PDF_PAGES_PER_CALL} pages. Needed for PDFs over ${PDF_PAGES_WITHOUT_RANGE} pages`,
   ),
 });
-
-/** Read's input. */
-export type ReadInput = z.infer<typeof input>;
 
 /** The Read tool. */
 export const readTool: Tool<ReadInput, ReadData> = defineTool<ReadInput, ReadData>({
@@ -141,107 +117,6 @@ export const readTool: Tool<ReadInput, ReadData> = defineTool<ReadInput, ReadDat
   },
 });
 
-async function loadWhole(real: string, max: number, what: string, shown: string, ctx: ToolContext) {
-  using file = await Deno.open(real, { read: true });
-  const info = await file.stat();
-  if (info.size > max) {
-    throw new InvalidInputError(
-      `${what} "${shown}" is ${info.size} bytes: the limit is ${max}; use Bash to shrink or split it first`,
-    );
-  }
-  const bytes = await readAll(file, ctx.signal);
-  const hash = await sha256Hex(bytes);
-  recordRead(ctx.session, real, {
-    mtimeMs: info.mtime?.getTime() ?? null,
-    size: bytes.length,
-    hash,
-    whole: true,
-  });
-  return bytes;
-}
-
-async function readImage(
-  real: string,
-  shown: string,
-  ctx: ToolContext,
-): Promise<ToolOutput<ReadData> | undefined> {
-  const bytes = await loadWhole(real, MAX_IMAGE_BYTES, "Image", shown, ctx);
-  const info = sniffImage(bytes);
-  if (!info) return undefined; // not really an image: let the text path judge it
-  const dims = info.width && info.height ? `, ${info.width}×${info.height}` : "";
-  return {
-    text: `Image "${shown}" (${info.mediaType}${dims}, ${bytes.length} bytes)`,
-    images: [{ data: toBase64(bytes), mediaType: info.mediaType }],
-    data: {
-      kind: "image",
-      filePath: shown,
-      mediaType: info.mediaType,
-      size: bytes.length,
-      width: info.width,
-      height: info.height,
-    },
-  };
-}
-
-/** Parses `pages` ("3" or "1-5") into an inclusive range. */
-export function parsePageRange(pages: string): { first: number; last: number } {
-  const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(pages);
-  const first = m ? Number(m[1]) : NaN, last = m ? Number(m[2] ?? m[1]) : NaN;
-  if (!m || first < 1 || last < first) {
-    throw new InvalidInputError(
-      `"pages" must be a page like "3" or a range like "1-5" (from 1 up), got "${pages}"`,
-    );
-  }
-  if (last - first + 1 > MAX_PDF_PAGES_PER_CALL) {
-    throw new InvalidInputError(
-      `"pages" asks for ${last - first + 1} pages: at most ${MAX_PDF_PAGES_PER_CALL} a call, e.g. "${first}-${
-        first + MAX_PDF_PAGES_PER_CALL - 1
-      }"`,
-    );
-  }
-  return { first, last };
-}
-
-async function readPdf(
-  real: string,
-  shown: string,
-  pages: string | undefined,
-  ctx: ToolContext,
-): Promise<ToolOutput<ReadData>> {
-  const range = pages === undefined ? { first: 1, last: PDF_PAGES_WITHOUT_RANGE } : parsePageRange(pages);
-  const bytes = await loadWhole(real, MAX_PDF_BYTES, "PDF", shown, ctx);
-  const pdf = await extractPdfPages(bytes, { ...range, signal: ctx.signal });
-  if (pages === undefined && pdf.pageCount > PDF_PAGES_WITHOUT_RANGE) {
-    throw new InvalidInputError(
-      `"${shown}" has ${pdf.pageCount} pages: give "pages", e.g. pages="1-${PDF_PAGES_WITHOUT_RANGE}" (at most ${MAX_PDF_PAGES_PER_CALL} a call)`,
-    );
-  }
-  if (range.first > pdf.pageCount) {
-    throw new InvalidInputError(
-      `"${shown}" has ${pdf.pageCount} pages: "pages" must be within 1-${pdf.pageCount}`,
-    );
-  }
-  const shownLast = pdf.pages.at(-1)?.page ?? range.first;
-  const body = pdf.pages.map((p) => `--- Page ${p.page} ---\n${p.text || "(no text on this page)"}`).join(
-    "\n\n",
-  );
-  return {
-    text: `PDF "${shown}": pages ${range.first}-${shownLast} of ${pdf.pageCount}\n\n${body}`,
-    data: { kind: "pdf", filePath: shown, pageCount: pdf.pageCount, pages: pdf.pages },
-  };
-}
-
-async function readNotebook(real: string, shown: string, ctx: ToolContext): Promise<ToolOutput<ReadData>> {
-  const bytes = await loadWhole(real, FULL_LOAD_BYTES * 4, "Notebook", shown, ctx);
-  const nb = parseNotebook(decodeText(bytes).text, shown);
-  const r = renderNotebook(nb);
-  return {
-    text: r.cells.length ? r.text : `Warning: notebook "${shown}" has no cells`,
-    data: { kind: "notebook", filePath: shown, cells: r.cells },
-    ...(r.images.length ? { images: r.images } : {}),
-  };
-}
-
 async function readText(
   real: string,
   shown: string,
@@ -267,6 +142,7 @@ async function readText(
     prepend(first.done ? undefined : first.value, chunks),
     { offset, limit, encoding, skip: bomLength, signal: ctx.signal },
   );
+  if (whole && w.totalLines === undefined) w.totalLines = countLines(whole, encoding, bomLength);
   recordRead(ctx.session, real, {
     mtimeMs: info.mtime?.getTime() ?? null,
     size: whole?.length ?? info.size,
@@ -312,28 +188,4 @@ async function* prepend(
     if (r.done) return;
     yield r.value;
   }
-}
-
-/** Reads a whole open file. */
-export async function readAll(file: Deno.FsFile, signal?: AbortSignal): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of fileChunks(file, 1 << 20)) {
-    signal?.throwIfAborted();
-    parts.push(chunk.slice());
-    total += chunk.length;
-  }
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
 }

@@ -50,10 +50,13 @@ export interface ReadMcpResourceData {
  * console.assert(tool.name === "ReadMcpResource" && tool.sideEffect === "ReadOnly");
  * ```
  */
-export function readMcpResourceTool(source: McpResourceSource): Tool<z.infer<typeof input>, ReadMcpResourceData> {
+export function readMcpResourceTool(
+  source: McpResourceSource,
+): Tool<z.infer<typeof input>, ReadMcpResourceData> {
   return defineTool({
     name: "ReadMcpResource",
-    description: "Reads a resource from a connected MCP server by its URI (see ListMcpResources). Text is returned " +
+    description:
+      "Reads a resource from a connected MCP server by its URI (see ListMcpResources). Text is returned " +
       "as text; binary content is saved to a file whose path is given in the result.",
     sideEffect: "ReadOnly",
     input,

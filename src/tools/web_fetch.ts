@@ -11,23 +11,16 @@
  */
 import { z } from "zod";
 import { InvalidInputError, PermissionDeniedError } from "../errors.ts";
-import { defineTool, type Tool, type ToolContext } from "../registry/define_tool.ts";
+import { defineTool, type Tool } from "../registry/define_tool.ts";
 import type { WebToolOptions } from "../web/options.ts";
 import { assertPublicHost, hostMatchesDomain, isAllowedPrivateHost } from "./_shared/net_guard.ts";
-import { type FetchedPage, fetchPage, MAX_FETCH_BYTES } from "./_shared/web_page.ts";
+import { cachedPage, rememberPage } from "./_shared/web_cache.ts";
+import { fetchPage, MAX_FETCH_BYTES } from "./_shared/web_page.ts";
 
-/** How long a fetched page is reused within a session (ms). */
-export const WEB_FETCH_CACHE_TTL_MS = 15 * 60_000;
 /** Time limit of one HTTP request when the options set none (ms). */
 export const DEFAULT_WEB_TIMEOUT_MS = 30_000;
 /** Most characters of a page handed to the summarize hook. */
 export const MAX_SUMMARY_INPUT_CHARS = 100_000;
-/** Most pages kept in a session's cache. */
-export const MAX_CACHED_PAGES = 32;
-/** Most characters of page text kept in a session's cache (oldest pages go first). */
-export const MAX_CACHED_CHARS = 40_000_000;
-
-const CACHE_SLOT = "WebFetch.cache";
 
 /** The structured result of WebFetch. */
 export interface WebFetchData {
@@ -66,8 +59,6 @@ export interface WebFetchInput {
   /** What to find or extract from the page. */
   prompt: string;
 }
-
-type CacheEntry = { storedAt: number; page: FetchedPage };
 
 const input: z.ZodType<WebFetchInput> = z.strictObject({
   url: z.string().describe("The absolute http or https URL to fetch; http is upgraded to https"),
@@ -114,30 +105,6 @@ export function checkDomainLists(
   }
 }
 
-function cacheOf(ctx: ToolContext): Map<string, CacheEntry> {
-  return ctx.session.slot(CACHE_SLOT, () => new Map<string, CacheEntry>());
-}
-
-function cached(ctx: ToolContext, key: string): FetchedPage | undefined {
-  const cache = cacheOf(ctx);
-  const now = ctx.now();
-  for (const [k, e] of cache) {
-    if (now - e.storedAt >= WEB_FETCH_CACHE_TTL_MS || now < e.storedAt) cache.delete(k);
-  }
-  return cache.get(key)?.page;
-}
-
-function remember(ctx: ToolContext, key: string, page: FetchedPage): void {
-  const cache = cacheOf(ctx);
-  cache.delete(key);
-  cache.set(key, { storedAt: ctx.now(), page });
-  const chars = () =>
-    [...cache.values()].reduce((n, e) => n + (e.page.kind === "content" ? e.page.content.length : 0), 0);
-  while (cache.size > 1 && (cache.size > MAX_CACHED_PAGES || chars() > MAX_CACHED_CHARS)) {
-    cache.delete(cache.keys().next().value!);
-  }
-}
-
 function size(bytes: number): string {
   return bytes < 1024
     ? `${bytes} B`
@@ -171,7 +138,7 @@ export function createWebFetchTool(options: WebToolOptions = {}): Tool<WebFetchI
       const url = prepareUrl(args.url, options);
       checkDomainLists(url.hostname, options);
       const key = url.href;
-      let page = cached(ctx, key);
+      let page = cachedPage(ctx, key);
       const fromCache = page !== undefined;
       if (!page) {
         await assertPublicHost(url.hostname, {
@@ -184,7 +151,7 @@ export function createWebFetchTool(options: WebToolOptions = {}): Tool<WebFetchI
           signal: ctx.signal,
           timeoutMs: options.timeoutMs ?? DEFAULT_WEB_TIMEOUT_MS,
         });
-        remember(ctx, key, page);
+        rememberPage(ctx, key, page);
       }
       const base = { url: key, cached: fromCache, answeredByModel: false };
       if (page.kind === "redirect") {

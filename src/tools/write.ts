@@ -28,13 +28,18 @@ export interface WriteData {
   format: TextFormat;
 }
 
-const input = z.strictObject({
+/** Write's input. */
+export interface WriteInput {
+  /** Absolute path of the file. */
+  file_path: string;
+  /** The whole new content. */
+  content: string;
+}
+
+const input: z.ZodType<WriteInput> = z.strictObject({
   file_path: z.string().describe("Absolute path of the file to write (parent folders are created)"),
   content: z.string().describe("The whole new content of the file"),
 });
-
-/** Write's input. */
-export type WriteInput = z.infer<typeof input>;
 
 /** The Write tool. */
 export const writeTool: Tool<WriteInput, WriteData> = defineTool<WriteInput, WriteData>({

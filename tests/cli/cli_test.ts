@@ -132,11 +132,22 @@ Deno.test("paddock --help and each command's --help describe the usage", async (
 
 Deno.test("A non-interactive exec never waits on a prompt: an unapproved Mutating call is refused", async () => {
   await using ws = await tempWorkspace();
-  const denied = await paddock(["exec", "--quiet", "--tools", SCRIBBLE, "Scribble", '{"text":"a"}'], { cwd: ws.dir });
+  const denied = await paddock(["exec", "--quiet", "--tools", SCRIBBLE, "Scribble", '{"text":"a"}'], {
+    cwd: ws.dir,
+  });
   assert.equal(denied.code, 1);
   assert.match(denied.err, /needs approval, and no approver is set/);
   await assert.rejects(Deno.stat(ws.path("notes.txt")));
-  const allowed = await paddock(["exec", "--quiet", "--allow", "Scribble", "--tools", SCRIBBLE, "Scribble", '{"text":"b"}'], {
+  const allowed = await paddock([
+    "exec",
+    "--quiet",
+    "--allow",
+    "Scribble",
+    "--tools",
+    SCRIBBLE,
+    "Scribble",
+    '{"text":"b"}',
+  ], {
     cwd: ws.dir,
   });
   assert.equal(allowed.code, 0, allowed.err);
@@ -146,7 +157,18 @@ Deno.test("A non-interactive exec never waits on a prompt: an unapproved Mutatin
   );
   assert.equal(edits.code, 0, edits.err);
   assert.equal(await Deno.readTextFile(ws.path("notes.txt")), "b\nc\n");
-  const plan = await paddock(["exec", "--quiet", "--permission-mode", "plan", "--allow", "Scribble", "--tools", SCRIBBLE, "Scribble", '{"text":"d"}'], {
+  const plan = await paddock([
+    "exec",
+    "--quiet",
+    "--permission-mode",
+    "plan",
+    "--allow",
+    "Scribble",
+    "--tools",
+    SCRIBBLE,
+    "Scribble",
+    '{"text":"d"}',
+  ], {
     cwd: ws.dir,
   });
   assert.equal(plan.code, 1);
@@ -171,4 +193,26 @@ Deno.test("Unknown permission modes are usage errors", async () => {
   const r = await paddock(["exec", "--permission-mode", "yolo", "Hello"], { cwd: ws.dir });
   assert.equal(r.code, 2);
   assert.match(r.err, /--permission-mode must be one of/);
+});
+
+Deno.test("paddock exec WebFetch under the computed flags reaches only the --allow-host host", async () => {
+  await using ws = await tempWorkspace();
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () =>
+    new Response("<html><head><title>T</title></head><body><h1>Hello page</h1><p>Body text</p></body></html>", {
+      headers: { "content-type": "text/html" },
+    }));
+  const host = `127.0.0.1:${server.addr.port}`;
+  const common = ["--root", ws.dir, "--allow-host", host, "--allow", "WebFetch"];
+  const perms = await paddock(["perms", "--json", ...common, "--", "exec"], { cwd: ws.dir });
+  assert.equal(perms.code, 0, perms.err);
+  const { flags } = JSON.parse(perms.out);
+  assert.ok(flags.includes(`--allow-net=${host}`), flags.join(" "));
+  const input = JSON.stringify({ url: `http://${host}/`, prompt: "What is the heading?" });
+  const ok = await paddock(["exec", "--quiet", ...common, "WebFetch", input], { cwd: ws.dir, flags });
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.out, /# Hello page/);
+  const other = JSON.stringify({ url: `http://localhost:${server.addr.port}/`, prompt: "x" });
+  const refused = await paddock(["exec", "--quiet", ...common, "WebFetch", other], { cwd: ws.dir, flags });
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /^Error: /);
 });

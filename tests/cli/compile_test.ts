@@ -28,10 +28,15 @@ Deno.test({
   async fn() {
     try {
       assert.ok(build.success, buildLog);
-      const { code, stdout } = await new Deno.Command(binary, { args: ["tools", "--json", "--quiet"], stdout: "piped" })
+      const { code, stdout } = await new Deno.Command(binary, {
+        args: ["tools", "--json", "--quiet"],
+        stdout: "piped",
+      })
         .output();
       assert.equal(code, 0);
-      const names = JSON.parse(new TextDecoder().decode(stdout)).map((d: { function: { name: string } }) => d.function.name);
+      const names = JSON.parse(new TextDecoder().decode(stdout)).map((d: { function: { name: string } }) =>
+        d.function.name
+      );
       assert.ok(names.includes("Read"));
     } finally {
       await Deno.remove(outDir, { recursive: true });

@@ -98,10 +98,25 @@ Deno.test("paddock run as a real process with computed permission flags edits a 
           arguments: { file_path: file, old_string: "hello", new_string: "goodbye" },
         }],
       },
+      {
+        toolCalls: [{
+          name: "Bash",
+          arguments: { command: "cat src/app.txt", description: "Show the file" },
+        }],
+      },
       { text: "Changed the greeting." },
     ]);
     const env = { PADDOCK_MODEL: "fake-model", OPENAI_BASE_URL: llm.baseUrl };
-    const args = ["--root", ws.dir, "--output-dir", out, "--permission-mode", "acceptEdits"];
+    const args = [
+      "--root",
+      ws.dir,
+      "--output-dir",
+      out,
+      "--permission-mode",
+      "acceptEdits",
+      "--allow",
+      "Bash(cat src/app.txt)",
+    ];
     // the same runtime the CLI builds, so the flags are exactly what it needs
     const values = { root: [ws.dir], "output-dir": out, quiet: true } as AgentFlagValues;
     const setup = await setupAgent(values, memoryIo(ws.dir, env));
@@ -134,7 +149,12 @@ Deno.test("paddock run as a real process with computed permission flags edits a 
     assert.match(stdout, /Reading first\.\nChanged the greeting\./);
     assert.match(stderr, new RegExp(`→ Read ${file}`));
     assert.match(stderr, /-greeting = hello\n.*\+greeting = goodbye/s, "the edit's diff is shown");
-    assert.match(stderr, /3 turns, 45 tokens \(30 in, 15 out\), 2 tool calls/);
+    assert.match(
+      stderr,
+      /→ Bash cat src\/app\.txt {2}# Show the file\ngreeting = goodbye\n/,
+      `live Bash output:\n${stderr}`,
+    );
+    assert.match(stderr, /4 turns, 60 tokens \(40 in, 20 out\), 3 tool calls/);
     assert.deepEqual(llm.problems, []);
   } finally {
     await Deno.remove(out, { recursive: true });
@@ -149,7 +169,7 @@ Deno.test("paddock chat keeps the conversation across prompts read from stdin", 
     { PADDOCK_MODEL: "m", OPENAI_BASE_URL: llm.baseUrl },
     "one\n\ntwo\n/exit\nnever\n",
   );
-  const code = await main(["chat", "--quiet"], io);
+  const code = await main(["chat", "--quiet", "--no-stream"], io);
   assert.equal(code, 0, io.stderr.join(""));
   assert.equal(llm.requests.length, 2);
   const roles = llm.requests[1].messages.map((m: { role: string; content: string }) =>
@@ -157,4 +177,5 @@ Deno.test("paddock chat keeps the conversation across prompts read from stdin", 
   );
   assert.deepEqual(roles.slice(1), ["user:one", "assistant:First.", "user:two"]);
   assert.equal(io.stdout.join(""), "First.\nSecond.\n");
+  assert.ok(llm.requests.every((r) => !r.body.stream), "--no-stream asks for whole answers");
 });

@@ -5,7 +5,8 @@ import { ToolRegistry } from "../../src/registry/registry.ts";
 import { type AgentOptions, runAgent, runAgentToEnd } from "../../src/loop/agent_loop.ts";
 import { type ChatMessage, createModelClient } from "../../src/loop/client.ts";
 import type { AgentEvent } from "../../src/loop/events.ts";
-import { sessionConfig, sessionModel } from "../../src/loop/model_config.ts";
+import { sessionModel } from "../../src/loop/model_config.ts";
+import { sessionConfig } from "../../src/tools/config.ts";
 import { startFakeLlm } from "../_helpers/fake_llm.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 

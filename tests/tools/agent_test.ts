@@ -8,6 +8,8 @@ import { GENERAL_PURPOSE, loadAgentTypes, parseAgentType } from "../../src/loop/
 import { createModelClient } from "../../src/loop/client.ts";
 import { sessionTasks } from "../../src/tasks/types.ts";
 import { agentTool, type AgentToolData } from "../../src/tools/agent.ts";
+import { taskOutputTool } from "../../src/tools/task_output.ts";
+import { taskStopTool } from "../../src/tools/task_stop.ts";
 import {
   type RecordedRequest,
   type ScriptedAnswer,
@@ -46,7 +48,7 @@ async function setup(script: ScriptStep[], types = [GENERAL_PURPOSE]) {
   const ws = await tempWorkspace();
   const llm = await startFakeLlm(script);
   const client = createModelClient({ baseUrl: llm.baseUrl, apiKey: "k" });
-  const registry = new ToolRegistry([echo]);
+  const registry = new ToolRegistry([echo, taskOutputTool, taskStopTool]);
   registry.register(agentTool({ client, model: "parent-model", registry, agentTypes: types }));
   registry.allow("Agent");
   const run = (prompt: string) =>
@@ -90,7 +92,11 @@ Deno.test("Agent runs a sub-agent in the foreground with its own history and no 
   const result = await t.run("delegate");
   assert.equal(result.text, "parent done");
   assert.deepEqual(t.llm.problems, []);
-  assert.deepEqual(seen.sub[0].toolNames, ["Echo"], "the sub-agent sees no Agent tool");
+  assert.deepEqual(
+    seen.sub[0].toolNames,
+    ["Echo", "TaskOutput", "TaskStop"],
+    "the sub-agent sees no Agent tool",
+  );
   assert.equal(seen.sub[0].messages.at(-1).content, "echo hello");
   assert.ok(!seen.sub[0].messages.some((m: { content: string }) => m.content === "delegate"), "own history");
   const back = t.llm.requests.at(-1)!.toolResults.get("a1")!;
@@ -116,16 +122,14 @@ Deno.test("Agent in the background is a task with the final text, and resume con
   const id = (started.data as AgentToolData).agentId;
   const task = sessionTasks(t.ws.session).get(id)!;
   assert.equal(task.kind, "agent");
-  await task.done();
+  const out = await runTool(t.registry, { name: "TaskOutput", input: { task_id: id, block: true } }, {
+    session: t.ws.session,
+  });
+  assert.ok(out.ok, out.text);
+  assert.match(out.text, /completed/);
+  assert.match(out.text, /first answer/);
   assert.equal(task.status(), "completed");
   assert.equal(task.result?.(), "first answer");
-  assert.match(await Deno.readTextFile(task.outputPath), /first answer/);
-  if (t.registry.has("TaskOutput")) {
-    const out = await runTool(t.registry, { name: "TaskOutput", input: { task_id: id } }, {
-      session: t.ws.session,
-    });
-    assert.match(out.text, /first answer/);
-  }
   const resumed = await runTool(
     t.registry,
     {
@@ -144,7 +148,7 @@ Deno.test("Agent in the background is a task with the final text, and resume con
   assert.deepEqual(llm.problems, []);
 });
 
-Deno.test("A background agent stops when its task is stopped", async () => {
+Deno.test("TaskStop stops a background agent", async () => {
   await using t = await setup([{ text: "never finishes", hang: true }]);
   const started = await runTool(
     t.registry,
@@ -156,7 +160,12 @@ Deno.test("A background agent stops when its task is stopped", async () => {
   );
   const task = sessionTasks(t.ws.session).get((started.data as AgentToolData).agentId)!;
   while (t.llm.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
-  await task.stop();
+  const stopped = await runTool(t.registry, { name: "TaskStop", input: { task_id: task.id } }, {
+    session: t.ws.session,
+    approver: () => Promise.resolve(true),
+  });
+  assert.ok(stopped.ok, stopped.text);
+  await task.done();
   assert.equal(task.status(), "killed");
 });
 

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { createGlobTool, type GlobResult, runTool, ToolRegistry } from "../../mod.ts";
+import { runTool } from "../../src/registry/run_tool.ts";
+import { ToolRegistry } from "../../src/registry/registry.ts";
+import { createGlobTool, type GlobResult } from "../../src/tools/glob.ts";
 import { sessionIndex } from "../../src/tools/_shared/search_options.ts";
 import type { Session } from "../../src/registry/session.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
@@ -21,7 +23,16 @@ Deno.test("Glob returns absolute paths, newest first, hidden files in, .git and 
   assert.ok(r.data.filenames.every((f) => f.startsWith(`${ws.dir}/`)));
   assert.deepEqual(rel.slice(0, 5), [".gitignore", "keep.log", ".hidden/conf.ts", "long.txt", "multi.txt"]);
   assert.deepEqual(rel.slice(-3), ["README.md", ".ignore", "src/lib/.gitignore"]); // equal mtimes: by path
-  for (const gone of ["debug.log", "build/out.js", "node_modules/pkg/index.js", "secret.txt", "src/lib/types.gen.ts", ".git/HEAD"]) {
+  for (
+    const gone of [
+      "debug.log",
+      "build/out.js",
+      "node_modules/pkg/index.js",
+      "secret.txt",
+      "src/lib/types.gen.ts",
+      ".git/HEAD",
+    ]
+  ) {
     assert.ok(!rel.includes(gone), gone);
   }
   assert.equal(r.text.split("\n")[0], `${ws.dir}/.gitignore`);
@@ -30,12 +41,31 @@ Deno.test("Glob returns absolute paths, newest first, hidden files in, .git and 
 Deno.test("Glob matches what rg --files lists for the same glob", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  for (const pattern of ["**/*.ts", "src/**/*.ts", "**/*.{md,py}", "docs/*/nested/*.md", "src/*.ts", "**/.*", "**/util*", "*"]) {
+  for (
+    const pattern of [
+      "**/*.ts",
+      "src/**/*.ts",
+      "**/*.{md,py}",
+      "docs/*/nested/*.md",
+      "src/*.ts",
+      "**/.*",
+      "**/util*",
+      "*",
+    ]
+  ) {
     const r = await glob(ws.session, { pattern });
     const mine = r.data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
     // rg's -g overrides ignore files, so: (files rg lists) ∩ (files the glob matches, ignores off)
     const listed = new Set(await rawRg(ws.dir, ["--files", "--hidden", "-g", "!.git"]));
-    const matching = await rawRg(ws.dir, ["--files", "--hidden", "--no-ignore", "-g", "!.git", "-g", `/${pattern}`]);
+    const matching = await rawRg(ws.dir, [
+      "--files",
+      "--hidden",
+      "--no-ignore",
+      "-g",
+      "!.git",
+      "-g",
+      `/${pattern}`,
+    ]);
     const theirs = matching.filter((f) => listed.has(f)).sort();
     assert.deepEqual(mine, theirs, pattern);
   }
@@ -84,7 +114,9 @@ Deno.test("Glob's second call on an unchanged tree reads no folder again", async
 Deno.test("Glob sees files created, deleted and renamed between calls", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  const names = async () => (await glob(ws.session, { pattern: "**/*.ts" })).data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
+  const names = async () =>
+    (await glob(ws.session, { pattern: "**/*.ts" })).data.filenames.map((f) => f.slice(ws.dir.length + 1))
+      .sort();
   const before = await names();
   await ws.write("src/lib/created.ts", "new");
   assert.deepEqual(await names(), [...before, "src/lib/created.ts"].sort());

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { createGrepTool, type GrepResult, runTool, type SearchToolOptions, ToolRegistry } from "../../mod.ts";
+import { runTool } from "../../src/registry/run_tool.ts";
+import { ToolRegistry } from "../../src/registry/registry.ts";
+import type { SearchToolOptions } from "../../src/tools/_shared/search_options.ts";
+import { createGrepTool, type GrepResult } from "../../src/tools/grep.ts";
 import type { Session } from "../../src/registry/session.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
-import { buildFixture, ORDER, RG, rawRg } from "./_search_fixture.ts";
+import { buildFixture, ORDER, rawRg, RG } from "./_search_fixture.ts";
 
 const auto = new ToolRegistry([createGrepTool()]);
 const inProcess = new ToolRegistry([createGrepTool({ engine: "in-process" })]);
@@ -69,10 +72,18 @@ Deno.test("Grep pages are disjoint and consecutive in every mode", async () => {
   await buildFixture(ws);
   for (const [engine, reg] of ENGINES) {
     for (const mode of ["content", "files_with_matches", "count"]) {
-      const all = (await grep(ws.session, { pattern: "TODO|alpha", output_mode: mode, head_limit: 0, "-C": 1 }, reg)).data.entries;
+      const all =
+        (await grep(ws.session, { pattern: "TODO|alpha", output_mode: mode, head_limit: 0, "-C": 1 }, reg))
+          .data.entries;
       const pages: string[] = [];
       for (let offset = 0; offset < all.length + 3; offset += 3) {
-        const r = await grep(ws.session, { pattern: "TODO|alpha", output_mode: mode, head_limit: 3, offset, "-C": 1 }, reg);
+        const r = await grep(ws.session, {
+          pattern: "TODO|alpha",
+          output_mode: mode,
+          head_limit: 3,
+          offset,
+          "-C": 1,
+        }, reg);
         if (offset + 3 < all.length) assert.match(r.text, new RegExp(`use offset=${offset + 3} for more`));
         pages.push(...r.data.entries);
       }
@@ -89,7 +100,7 @@ Deno.test("Grep lists files newest first by default and paths relative to the cw
     const r = await grep(ws.session, { pattern: "TODO" }, reg);
     const expected = [...ORDER].reverse().filter((f) => r.data.entries.includes(f));
     assert.deepEqual(r.data.entries, expected, engine);
-    assert.match(r.text, /^Found 11 files\n\.hidden\/conf\.ts\n/);
+    assert.match(r.text, /^Found 10 files\nkeep\.log\n\.hidden\/conf\.ts\n/);
     const sub = await grep(ws.session, { pattern: "TODO", path: ws.path("docs") }, reg);
     assert.deepEqual(sub.data.entries, ["docs/deep/nested/page.md", "docs/guide.md"], engine);
   }
@@ -101,16 +112,33 @@ Deno.test("Grep flags: -n, -i, context precedence, glob lists, long lines", asyn
   const path = ws.path("src/app.ts");
   for (const [engine, reg] of ENGINES) {
     const run = async (extra: Record<string, unknown>) =>
-      (await grep(ws.session, { pattern: "TODO: first", path, output_mode: "content", ...extra }, reg)).data.entries;
+      (await grep(ws.session, { pattern: "TODO: first", path, output_mode: "content", ...extra }, reg)).data
+        .entries;
     assert.deepEqual(await run({}), ["src/app.ts:2:// TODO: first"], engine);
     assert.deepEqual(await run({ "-n": false }), ["src/app.ts:// TODO: first"]);
     assert.deepEqual(await run({ pattern: "todo: first", "-i": true }), ["src/app.ts:2:// TODO: first"]);
-    assert.deepEqual(await run({ "-B": 1, "-A": 2 }), ["src/app.ts-1-import x from './x';", "src/app.ts:2:// TODO: first", "src/app.ts-3-const a = 1;", "src/app.ts-4-const b = 2;"]);
+    assert.deepEqual(await run({ "-B": 1, "-A": 2 }), [
+      "src/app.ts-1-import x from './x';",
+      "src/app.ts:2:// TODO: first",
+      "src/app.ts-3-const a = 1;",
+      "src/app.ts-4-const b = 2;",
+    ]);
     assert.equal((await run({ "-C": 1, "-B": 0, "-A": 3 })).length, 3); // -C wins over -B/-A
     assert.equal((await run({ context: 0, "-C": 2 })).length, 1); // context wins over -C
     const globs = await grep(ws.session, { pattern: "TODO", glob: "*.py *.{md,txt}", head_limit: 0 }, reg);
-    assert.deepEqual([...globs.data.entries].sort(), ["README.md", "docs/deep/nested/page.md", "docs/guide.md", "long.txt", "py/main.py"]);
-    const long = await grep(ws.session, { pattern: "TODO", path: ws.path("long.txt"), output_mode: "content" }, reg);
+    assert.deepEqual([...globs.data.entries].sort(), [
+      "README.md",
+      "docs/deep/nested/page.md",
+      "docs/guide.md",
+      "long.txt",
+      "py/main.py",
+      "secret.txt", // as rg: a glob overrides ignore files
+    ]);
+    const long = await grep(ws.session, {
+      pattern: "TODO",
+      path: ws.path("long.txt"),
+      output_mode: "content",
+    }, reg);
     assert.equal(long.data.entries[0], `long.txt:1:${"x".repeat(500)} [... omitted end of long line]`);
   }
 });
@@ -122,15 +150,24 @@ Deno.test("Grep handles a leading dash, no match, a bad regex, a bad type and ba
     const dash = await grep(ws.session, { pattern: "-dash", output_mode: "content" }, reg);
     assert.deepEqual(dash.data.entries, ["README.md:4:-dash line here"], engine);
     assert.equal((await grep(ws.session, { pattern: "nothing-matches-this" }, reg)).text, "No files found");
-    assert.equal((await grep(ws.session, { pattern: "nothing-matches-this", output_mode: "content" }, reg)).text, "No matches found");
+    assert.equal(
+      (await grep(ws.session, { pattern: "nothing-matches-this", output_mode: "content" }, reg)).text,
+      "No matches found",
+    );
     const bad = await grep(ws.session, { pattern: "a(b" }, reg);
     assert.equal(bad.error?.code, "invalid_input", engine);
     assert.match(bad.text, /Invalid regex "a\(b"/);
     const type = await grep(ws.session, { pattern: "x", type: "nosuchtype" }, reg);
     assert.equal(type.error?.code, "invalid_input", engine);
-    assert.equal((await grep(ws.session, { pattern: "x", path: "/etc" }, reg)).error?.code, "permission_denied");
+    assert.equal(
+      (await grep(ws.session, { pattern: "x", path: "/etc" }, reg)).error?.code,
+      "permission_denied",
+    );
     assert.equal((await grep(ws.session, { pattern: "x", path: "src" }, reg)).error?.code, "invalid_input");
-    assert.equal((await grep(ws.session, { pattern: "x", path: ws.path("missing") }, reg)).error?.code, "not_found");
+    assert.equal(
+      (await grep(ws.session, { pattern: "x", path: ws.path("missing") }, reg)).error?.code,
+      "not_found",
+    );
   }
   const rgBad = await grep(ws.session, { pattern: "a(b" });
   assert.match(rgBad.text, /ripgrep says: regex parse error:[\s\S]*unclosed group/);
@@ -139,7 +176,13 @@ Deno.test("Grep handles a leading dash, no match, a bad regex, a bad type and ba
 Deno.test("Grep never runs a pattern or glob through a shell", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  const bad = ["$(touch pwned1)", "`touch pwned2`", "x; touch pwned3", "x && touch pwned4 #", "x' ; rm -rf src ; '"];
+  const bad = [
+    "$(touch pwned1)",
+    "`touch pwned2`",
+    "x; touch pwned3",
+    "x && touch pwned4 #",
+    "x' ; rm -rf src ; '",
+  ];
   for (const [, reg] of ENGINES) {
     for (const pattern of bad) {
       const r = await grep(ws.session, { pattern, glob: pattern }, reg);
@@ -163,12 +206,20 @@ Deno.test("Grep stops at its budgets with a partial result and a note", async ()
   await ws.write("big/huge.txt", "match me\n".repeat(3_000_000));
   for (let i = 0; i < 50; i++) await ws.write(`many/f${i}.txt`, "match me\n".repeat(100));
   const timed = new ToolRegistry([createGrepTool({ timeBudgetMs: 1 })]);
-  const r = await grep(ws.session, { pattern: "match", path: ws.path("big/huge.txt"), output_mode: "count" }, timed);
+  const r = await grep(
+    ws.session,
+    { pattern: "match", path: ws.path("big/huge.txt"), output_mode: "count" },
+    timed,
+  );
   assert.ok(r.ok, r.text);
   assert.equal(r.data.partial, "time_budget");
   assert.match(r.text, /stopped at its time budget \(1 ms\)/);
   const opts: SearchToolOptions = { engine: "in-process", timeBudgetMs: 0 };
-  const jsTimed = await grep(ws.session, { pattern: "match", path: ws.path("many") }, new ToolRegistry([createGrepTool(opts)]));
+  const jsTimed = await grep(
+    ws.session,
+    { pattern: "match", path: ws.path("many") },
+    new ToolRegistry([createGrepTool(opts)]),
+  );
   assert.equal(jsTimed.data.partial, "time_budget");
   for (const engine of ["auto", "in-process"] as const) {
     const capped = new ToolRegistry([createGrepTool({ matchBudget: 100, engine })]);
@@ -194,7 +245,10 @@ Deno.test("Grep falls back in process when rg may not run, and says so", async (
   const result = JSON.parse(new TextDecoder().decode(out.stdout));
   assert.ok(result.ok, result.text);
   assert.equal(result.data.engine, "in-process");
-  assert.match(result.text, /ripgrep may not run here \(--allow-run for ".*" is not granted\), so the search ran in process/);
+  assert.match(
+    result.text,
+    /ripgrep may not run here \(--allow-run for ".*" is not granted\), so the search ran in process/,
+  );
   const expected = await rawRg(ws.dir, rgFlags({ pattern: "TODO" }, "count"));
   assert.deepEqual([...result.data.entries].sort(), expected.sort());
 });

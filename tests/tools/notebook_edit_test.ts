@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import type { NotebookEditData } from "../../mod.ts";
+import type { NotebookEditData } from "../../src/tools/notebook_edit.ts";
 import { parseNotebook } from "../../src/tools/_shared/notebook.ts";
 import { runFileTool } from "../_helpers/file_tools.ts";
-import { tempWorkspace, type TempWorkspace } from "../_helpers/workspace.ts";
+import { type TempWorkspace, tempWorkspace } from "../_helpers/workspace.ts";
 
 const FIXTURE = new URL("./fixtures/squares.ipynb", import.meta.url);
 
@@ -53,7 +53,11 @@ Deno.test("NotebookEdit replaces a code cell, clears its outputs and leaves the 
 Deno.test("NotebookEdit inserts after a named cell, or first, with a new id in nbformat 4.5", async () => {
   await using ws = await tempWorkspace();
   const { path, before } = await realNotebook(ws);
-  const noType = await runFileTool(ws.session, "NotebookEdit", { notebook_path: path, new_source: "x", edit_mode: "insert" });
+  const noType = await runFileTool(ws.session, "NotebookEdit", {
+    notebook_path: path,
+    new_source: "x",
+    edit_mode: "insert",
+  });
   assert.match(noType.text, /needs cell_type/);
   const r = await runFileTool(ws.session, "NotebookEdit", {
     notebook_path: path,
@@ -86,7 +90,12 @@ Deno.test("NotebookEdit inserts after a named cell, or first, with a new id in n
   const b = cellTexts(before), a = cellTexts(after);
   assert.deepEqual([a[1], a[2], a[4], a[5]], b);
   // the inserted cell is formatted as Jupyter would write it
-  assert.equal(a[3], `{\n   "cell_type": "markdown",\n   "id": "${nb.cells[3].id}",\n   "metadata": {},\n   "source": [\n    "## Totals"\n   ]\n  }`);
+  assert.equal(
+    a[3],
+    `{\n   "cell_type": "markdown",\n   "id": "${
+      nb.cells[3].id
+    }",\n   "metadata": {},\n   "source": [\n    "## Totals"\n   ]\n  }`,
+  );
 });
 
 function sourceOf(s: string | string[]): string {
@@ -99,7 +108,13 @@ Deno.test("NotebookEdit deletes a cell by cell-N and keeps a string source as a 
     {
       cells: [
         { cell_type: "markdown", metadata: {}, source: "# Title" },
-        { cell_type: "code", execution_count: 4, metadata: {}, outputs: [{ output_type: "stream", name: "stdout", text: "hi\n" }], source: "print('hi')" },
+        {
+          cell_type: "code",
+          execution_count: 4,
+          metadata: {},
+          outputs: [{ output_type: "stream", name: "stdout", text: "hi\n" }],
+          source: "print('hi')",
+        },
       ],
       metadata: {},
       nbformat: 4,
@@ -110,7 +125,11 @@ Deno.test("NotebookEdit deletes a cell by cell-N and keeps a string source as a 
   ) + "\n";
   const p = await ws.write("old.ipynb", text);
   await runFileTool(ws.session, "Read", { file_path: p });
-  const rep = await runFileTool(ws.session, "NotebookEdit", { notebook_path: p, cell_id: "cell-1", new_source: "print('bye')" });
+  const rep = await runFileTool(ws.session, "NotebookEdit", {
+    notebook_path: p,
+    cell_id: "cell-1",
+    new_source: "print('bye')",
+  });
   assert.ok(rep.ok, rep.text);
   let nb = parseNotebook(await Deno.readTextFile(p));
   assert.equal(nb.cells[1].source, "print('bye')");
@@ -124,14 +143,23 @@ Deno.test("NotebookEdit deletes a cell by cell-N and keeps a string source as a 
   assert.ok(ins.ok, ins.text);
   nb = parseNotebook(await Deno.readTextFile(p));
   assert.equal(nb.cells[1].id, undefined, "nbformat 4.4 gets no cell ids");
-  const del = await runFileTool(ws.session, "NotebookEdit", { notebook_path: p, cell_id: "cell-0", new_source: "", edit_mode: "delete" });
+  const del = await runFileTool(ws.session, "NotebookEdit", {
+    notebook_path: p,
+    cell_id: "cell-0",
+    new_source: "",
+    edit_mode: "delete",
+  });
   assert.ok(del.ok, del.text);
   const after = await Deno.readTextFile(p);
   nb = parseNotebook(after);
   assert.deepEqual(nb.cells.map((c) => c.source), ["text", "print('bye')"]);
   assert.ok(after.endsWith("\n"));
   JSON.parse(after);
-  const unknown = await runFileTool(ws.session, "NotebookEdit", { notebook_path: p, cell_id: "nope", new_source: "" });
+  const unknown = await runFileTool(ws.session, "NotebookEdit", {
+    notebook_path: p,
+    cell_id: "nope",
+    new_source: "",
+  });
   assert.equal(unknown.error?.code, "not_found");
   assert.match(unknown.text, /No cell "nope".*"cell-N" with N from 0 to 1/);
 });
@@ -140,14 +168,26 @@ Deno.test("NotebookEdit refuses an unread notebook, a non-notebook and a symlink
   await using ws = await tempWorkspace();
   await using outside = await tempWorkspace("paddock-outside-");
   const p = await ws.write("n.ipynb", await Deno.readTextFile(FIXTURE));
-  const unread = await runFileTool(ws.session, "NotebookEdit", { notebook_path: p, cell_id: "cell-0", new_source: "x" });
+  const unread = await runFileTool(ws.session, "NotebookEdit", {
+    notebook_path: p,
+    cell_id: "cell-0",
+    new_source: "x",
+  });
   assert.equal(unread.error?.code, "conflict");
   const txt = await ws.write("n.txt", "x");
-  const notNb = await runFileTool(ws.session, "NotebookEdit", { notebook_path: txt, cell_id: "cell-0", new_source: "x" });
+  const notNb = await runFileTool(ws.session, "NotebookEdit", {
+    notebook_path: txt,
+    cell_id: "cell-0",
+    new_source: "x",
+  });
   assert.match(notNb.text, /not a notebook/);
   const target = await outside.write("o.ipynb", await Deno.readTextFile(FIXTURE));
   await Deno.symlink(target, ws.path("o.ipynb"));
-  const esc = await runFileTool(ws.session, "NotebookEdit", { notebook_path: ws.path("o.ipynb"), cell_id: "cell-0", new_source: "x" });
+  const esc = await runFileTool(ws.session, "NotebookEdit", {
+    notebook_path: ws.path("o.ipynb"),
+    cell_id: "cell-0",
+    new_source: "x",
+  });
   assert.equal(esc.error?.code, "permission_denied");
   assert.equal(await Deno.readTextFile(target), await Deno.readTextFile(FIXTURE));
 });

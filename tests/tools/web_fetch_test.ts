@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
-import { type RunOptions, runTool, toDenoFlags, ToolRegistry } from "../../mod.ts";
+import {
+  builtinTools,
+  createRuntime,
+  type RunOptions,
+  runTool,
+  toDenoFlags,
+  ToolRegistry,
+} from "../../mod.ts";
 import { createWebFetchTool, type WebFetchData } from "../../src/tools/web_fetch.ts";
-import { MAX_FETCH_BYTES } from "../../src/tools/_shared/web_page.ts";
+import { isSameHost, MAX_FETCH_BYTES } from "../../src/tools/_shared/web_page.ts";
 import type { WebToolOptions } from "../../src/web/options.ts";
 import { bigBody, makePdf, startServer, type TestServer } from "../_helpers/web_server.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
@@ -49,6 +56,13 @@ function pageServer(): TestServer {
         return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), {
           headers: { "content-type": "image/png" },
         });
+      case "/latin1":
+        return new Response(
+          new Uint8Array([0x3c, 0x70, 0x3e, 0x63, 0x61, 0x66, 0xe9, 0x3c, 0x2f, 0x70, 0x3e]),
+          {
+            headers: { "content-type": "text/html; charset=iso-8859-1" },
+          },
+        );
       case "/boom":
         return new Response("internal trouble", { status: 500 });
       default:
@@ -350,4 +364,45 @@ console.log(JSON.stringify(out));
   assert.match(own.text, /# Otters/);
   assert.equal(other.code, "permission_denied");
   assert.match(other.text, /Deno refused: Requires net access to "localhost:\d+"/);
+});
+
+Deno.test("WebFetch decodes a page in the charset its server names", async () => {
+  await using srv = pageServer();
+  const r = await fetchWith({ allowPrivateHosts: LOCAL }, { url: `${srv.base}/latin1`, prompt: "p" });
+  assert.match(r.text, /\n\ncafé$/);
+});
+
+Deno.test("A redirect counts as same-host when only www. or http to https differs", () => {
+  const table: [string, string, boolean][] = [
+    ["https://example.com/a", "https://example.com/b", true],
+    ["https://example.com/a", "https://www.example.com/b", true],
+    ["http://example.com/a", "https://example.com/b", true],
+    ["https://example.com/a", "http://example.com/b", false],
+    ["https://example.com/a", "https://docs.example.com/b", false],
+    ["http://127.0.0.1:8000/a", "http://127.0.0.1:9000/a", false],
+    ["http://127.0.0.1:8000/a", "http://localhost:8000/a", false],
+  ];
+  for (const [from, to, same] of table) {
+    assert.equal(isSameHost(new URL(from), new URL(to)), same, `${from} -> ${to}`);
+  }
+});
+
+Deno.test("The runtime's built-in web tools use toolOptions.web and its hosts feed --allow-net", async () => {
+  await using srv = pageServer();
+  await using ws = await tempWorkspace();
+  await using rt = createRuntime({
+    roots: [ws.dir],
+    toolOptions: { web: { allowPrivateHosts: LOCAL, allowedDomains: ["127.0.0.1"] } },
+    hosts: [`127.0.0.1:${srv.port}`],
+    rules: { allow: ["WebFetch(domain:127.0.0.1)"] },
+  });
+  const classes = builtinTools().filter((t) => t.name.startsWith("Web")).map((t) =>
+    `${t.name}:${t.sideEffect}`
+  );
+  assert.deepEqual(classes, ["WebFetch:Network", "WebSearch:Network"]);
+  const r = await rt.run("WebFetch", { url: `${srv.base}/page`, prompt: "p" });
+  assert.ok(r.ok, r.text);
+  assert.ok(toDenoFlags(rt.policy()).includes(`--allow-net=127.0.0.1:${srv.port}`));
+  const elsewhere = await rt.run("WebFetch", { url: "https://example.com/", prompt: "p" });
+  assert.equal(elsewhere.error?.code, "permission_denied");
 });

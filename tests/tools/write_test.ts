@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { WriteData } from "../../mod.ts";
+import type { WriteData } from "../../src/tools/write.ts";
 import { runFileTool } from "../_helpers/file_tools.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
@@ -116,7 +116,10 @@ Deno.test("Write refuses relative paths, folders and a symlink that escapes the 
   const dir = await runFileTool(ws.session, "Write", { file_path: ws.path("dir"), content: "" });
   assert.match(dir.text, /is a directory/);
   await Deno.symlink(outside.dir, ws.path("out"));
-  const esc = await runFileTool(ws.session, "Write", { file_path: ws.path("out", "pwned.txt"), content: "x" });
+  const esc = await runFileTool(ws.session, "Write", {
+    file_path: ws.path("out", "pwned.txt"),
+    content: "x",
+  });
   assert.equal(esc.error?.code, "permission_denied");
   await assert.rejects(Deno.stat(outside.path("pwned.txt")), Deno.errors.NotFound);
   await Deno.symlink(outside.path("later.txt"), ws.path("dangling"));

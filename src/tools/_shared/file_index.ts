@@ -159,7 +159,11 @@ export class FileIndex {
     return true;
   }
 
-  #enter<F extends { dir: string; chain: IgnoreLayer[]; inGit: boolean }>(frame: F, node: DirNode, respect: boolean): F {
+  #enter<F extends { dir: string; chain: IgnoreLayer[]; inGit: boolean }>(
+    frame: F,
+    node: DirNode,
+    respect: boolean,
+  ): F {
     if (!respect) return frame;
     const inGit = frame.inGit || node.hasGit;
     const layer = layerOf(frame.dir, node, inGit);
@@ -190,7 +194,15 @@ function readNode(dir: string, mtime: number): DirNode | undefined {
     return undefined;
   }
   const racy = !(Date.now() - mtime > RACY_WINDOW_MS);
-  return { mtime, racy, files, dirs, hasGit, ignoreStamps, fileMtimes: new Float64Array(files.length).fill(NaN) };
+  return {
+    mtime,
+    racy,
+    files,
+    dirs,
+    hasGit,
+    ignoreStamps,
+    fileMtimes: new Float64Array(files.length).fill(NaN),
+  };
 }
 
 function stampsHold(dir: string, node: DirNode): boolean {
@@ -210,11 +222,23 @@ function layerOf(dir: string, node: DirNode, inGit: boolean): IgnoreLayer | null
   if (node.ignoreStamps.length === 0 && !node.hasGit) return null;
   node.layers ??= [undefined as never, undefined as never];
   const k = inGit ? 1 : 0;
-  if (node.layers[k] === undefined) node.layers[k] = buildLayer(dir, node.ignoreStamps.map(([n]) => n), inGit, node.hasGit);
+  if (node.layers[k] === undefined) {
+    node.layers[k] = buildLayer(
+      dir,
+      node.ignoreStamps.map(([n]) => n),
+      inGit,
+      node.hasGit,
+    );
+  }
   return node.layers[k];
 }
 
-function buildLayer(dir: string, present: readonly string[], inGit: boolean, hasGit: boolean): IgnoreLayer | null {
+function buildLayer(
+  dir: string,
+  present: readonly string[],
+  inGit: boolean,
+  hasGit: boolean,
+): IgnoreLayer | null {
   const texts: string[] = [];
   if (inGit && hasGit) texts.push(readText(join(dir, ".git", "info", "exclude")));
   for (const name of IGNORE_FILES) {
@@ -236,7 +260,7 @@ function readText(path: string): string {
 /** Ignore layers of the folders above `root` (shallowest first), and whether `root` is in a git repository. */
 function ancestorLayers(root: string): { chain: IgnoreLayer[]; inGit: boolean } {
   const dirs: string[] = [];
-  for (let d = dirname(root); ; d = dirname(d)) {
+  for (let d = dirname(root);; d = dirname(d)) {
     dirs.unshift(d);
     if (dirname(d) === d) break;
   }

@@ -56,7 +56,10 @@ export async function runGrep(q: GrepQuery, run: GrepRun): Promise<GrepOutcome> 
     useRg = false;
     notes.push(`ripgrep may not run here (--allow-run for "${run.rg}" is not granted)`);
   }
-  if (useRg && run.engine === "auto" && run.info.isFile && run.info.size <= SMALL_FILE_BYTES && jsSafe(q.pattern)) {
+  if (
+    useRg && run.engine === "auto" && run.info.isFile && run.info.size <= SMALL_FILE_BYTES &&
+    jsSafe(q.pattern)
+  ) {
     useRg = false; // one small file: a spawn costs more than the search
   }
   if (useRg) {
@@ -75,7 +78,9 @@ export async function runGrep(q: GrepQuery, run: GrepRun): Promise<GrepOutcome> 
       clearTimeout(t);
     }
   }
-  if (notes.length) notes[notes.length - 1] += `, so the search ran in process (differences: ${JS_ENGINE_DIFFERENCES})`;
+  if (notes.length) {
+    notes[notes.length - 1] += `, so the search ran in process (differences: ${JS_ENGINE_DIFFERENCES})`;
+  }
   const r = await jsGrep(q, {
     root: run.root,
     isFile: run.info.isFile,
@@ -90,8 +95,15 @@ export async function runGrep(q: GrepQuery, run: GrepRun): Promise<GrepOutcome> 
 
 function rgError(q: GrepQuery, stderr: string, notes: string[]): void {
   const text = stderr.replace(/^rg: /gm, "").trim();
-  if (/regex parse error|not allowed in a regex|look-around|backreferences|error parsing glob|unrecognized file type/i.test(text)) {
-    const what = /glob/i.test(text) ? `Invalid glob "${q.globs.join(" ")}"` : /file type/i.test(text) ? `Invalid type "${q.type}"` : `Invalid regex "${q.pattern}"`;
+  if (
+    /regex parse error|not allowed in a regex|look-around|backreferences|error parsing glob|unrecognized file type/i
+      .test(text)
+  ) {
+    const what = /glob/i.test(text)
+      ? `Invalid glob "${q.globs.join(" ")}"`
+      : /file type/i.test(text)
+      ? `Invalid type "${q.type}"`
+      : `Invalid regex "${q.pattern}"`;
     throw new InvalidInputError(`${what}: ripgrep says: ${text}`);
   }
   if (text) notes.push(`ripgrep reported: ${text.split("\n").slice(0, 3).join("; ")}`);

@@ -53,7 +53,12 @@ export function ignoreLayer(base: string, texts: readonly string[]): IgnoreLayer
       if (rule) rules.push(rule);
     }
   }
-  return { base, cut: base.endsWith("/") ? base.length : base.length + 1, rules, fast: rules.some((r) => r.negate) ? undefined : fastOf(rules) };
+  return {
+    base,
+    cut: base.endsWith("/") ? base.length : base.length + 1,
+    rules,
+    fast: rules.some((r) => r.negate) ? undefined : fastOf(rules),
+  };
 }
 
 function parseLine(raw: string): Rule | undefined {
@@ -75,7 +80,9 @@ function parseLine(raw: string): Rule | undefined {
   if (line.startsWith("**/")) {
     // `**/x` matches at any depth: the same as an unanchored name when x has no slash
     const tail = line.slice(3);
-    if (!tail.includes("/")) return { re: new RegExp(`^${globBody(tail)}$`, "s"), negate, dirOnly, anchored: false };
+    if (!tail.includes("/")) {
+      return { re: new RegExp(`^${globBody(tail)}$`, "s"), negate, dirOnly, anchored: false };
+    }
   }
   try {
     return { re: new RegExp(`^${globBody(line)}$`, "s"), negate, dirOnly, anchored };
@@ -85,7 +92,8 @@ function parseLine(raw: string): Rule | undefined {
 }
 
 function fastOf(rules: readonly Rule[]): IgnoreLayer["fast"] {
-  const join = (list: Rule[]) => list.length ? new RegExp(list.map((r) => `(?:${r.re.source})`).join("|"), "s") : undefined;
+  const join = (list: Rule[]) =>
+    list.length ? new RegExp(list.map((r) => `(?:${r.re.source})`).join("|"), "s") : undefined;
   const files = rules.filter((r) => !r.dirOnly);
   return {
     fileName: join(files.filter((r) => !r.anchored)),

@@ -23,7 +23,19 @@ export const JS_ENGINE_DIFFERENCES =
 /** File types `type` accepts in process (ripgrep's definitions). */
 export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
   c: ["*.[chH]", "*.[chH].in", "*.cats"],
-  cpp: ["*.[ChH]", "*.[ChH].in", "*.[ch]pp", "*.[ch]pp.in", "*.[ch]xx", "*.[ch]xx.in", "*.cc", "*.cc.in", "*.hh", "*.hh.in", "*.inl"],
+  cpp: [
+    "*.[ChH]",
+    "*.[ChH].in",
+    "*.[ch]pp",
+    "*.[ch]pp.in",
+    "*.[ch]xx",
+    "*.[ch]xx.in",
+    "*.cc",
+    "*.cc.in",
+    "*.hh",
+    "*.hh.in",
+    "*.inl",
+  ],
   csharp: ["*.cs"],
   css: ["*.css", "*.scss"],
   go: ["*.go"],
@@ -81,18 +93,26 @@ export function translateRegex(pattern: string, q: { caseInsensitive: boolean; m
   if (lead) {
     for (const f of lead[1]) {
       if (f === "i" || f === "s" || f === "m") flags += flags.includes(f) ? "" : f;
-      else if (f !== "u") throw new InvalidInputError(`Regex flag "${f}" is not supported by the in-process engine: rewrite "${pattern}" without it`);
+      else if (f !== "u") {
+        throw new InvalidInputError(
+          `Regex flag "${f}" is not supported by the in-process engine: rewrite "${pattern}" without it`,
+        );
+      }
     }
     source = source.slice(lead[0].length);
   }
   if (/\(\?<?[=!]/.test(source)) {
-    throw new InvalidInputError(`Invalid regex "${pattern}": look-around, including look-ahead and look-behind, is not supported`);
+    throw new InvalidInputError(
+      `Invalid regex "${pattern}": look-around, including look-ahead and look-behind, is not supported`,
+    );
   }
   if (/(?<!\\)(?:\\\\)*\\[1-9]/.test(source)) {
     throw new InvalidInputError(`Invalid regex "${pattern}": backreferences are not supported`);
   }
   if (!q.multiline && (/(?<!\\)(?:\\\\)*\\n/.test(source) || source.includes("\n"))) {
-    throw new InvalidInputError(`Invalid regex "${pattern}": the literal "\\n" is not allowed in a regex: set multiline to true to match across lines`);
+    throw new InvalidInputError(
+      `Invalid regex "${pattern}": the literal "\\n" is not allowed in a regex: set multiline to true to match across lines`,
+    );
   }
   source = source
     .replace(/\(\?P</g, "(?<")
@@ -104,7 +124,11 @@ export function translateRegex(pattern: string, q: { caseInsensitive: boolean; m
       return new RegExp(source, flags + extra);
     } catch (err) {
       if (extra === "") {
-        throw new InvalidInputError(`Invalid regex "${pattern}": ${(err as Error).message.replace(/^Invalid regular expression: /, "")}`);
+        throw new InvalidInputError(
+          `Invalid regex "${pattern}": ${
+            (err as Error).message.replace(/^Invalid regular expression: /, "")
+          }`,
+        );
       }
     }
   }
@@ -193,7 +217,9 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
     for (const k of show) {
       if (context && printedAny && k > prev + 1 && o.onLine("--") === false) return { stopped: true };
       const sep = matchedSet.has(k) ? ":" : "-";
-      const line = lines[k].length > MAX_COLUMNS ? `${lines[k].slice(0, MAX_COLUMNS)} [... omitted end of long line]` : lines[k];
+      const line = lines[k].length > MAX_COLUMNS
+        ? `${lines[k].slice(0, MAX_COLUMNS)} [... omitted end of long line]`
+        : lines[k];
       if (o.onLine(q.lineNumbers ? `${name}${sep}${k + 1}${sep}${line}` : `${name}${sep}${line}`) === false) {
         return { stopped: true };
       }
@@ -216,7 +242,9 @@ function lineMatches(re: RegExp, lines: readonly string[]): { matched: number[];
 function multilineMatches(source: RegExp, text: string): { matched: number[]; count: number } {
   const re = new RegExp(source.source, source.flags.includes("g") ? source.flags : source.flags + "g");
   const starts = [0];
-  for (let i = text.indexOf("\n"); i !== -1 && i < text.length - 1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  for (let i = text.indexOf("\n"); i !== -1 && i < text.length - 1; i = text.indexOf("\n", i + 1)) {
+    starts.push(i + 1);
+  }
   const lineOf = (pos: number) => {
     let lo = 0, hi = starts.length - 1;
     while (lo < hi) {
@@ -255,7 +283,9 @@ function fileFilter(q: GrepQuery): {
   const globs = q.globs.map(compile);
   const positive = globs.some((g) => !g.negate);
   if (q.type !== undefined && !FILE_TYPES[q.type]) {
-    throw new InvalidInputError(`Unknown file type "${q.type}": use one of ${Object.keys(FILE_TYPES).join(", ")}`);
+    throw new InvalidInputError(
+      `Unknown file type "${q.type}": use one of ${Object.keys(FILE_TYPES).join(", ")}`,
+    );
   }
   const types = q.type ? FILE_TYPES[q.type].map((g) => globToRegExp(g)) : undefined;
   const lastMatch = (rel: string, name: string) => {

@@ -153,6 +153,27 @@ export async function takeLineWindow(
   }
 }
 
+/**
+ * Counts the lines of a whole file held in memory (a final line break does
+ * not start a new line).
+ *
+ * @example
+ * ```ts
+ * import { countLines } from "./line_window.ts";
+ * console.assert(countLines(new TextEncoder().encode("a\nb\nc"), "utf-8", 0) === 3);
+ * ```
+ */
+export function countLines(bytes: Uint8Array, encoding: TextEncodingName, skip: number): number {
+  const unit = encoding === "utf-16le" ? 2 : 1;
+  const data = bytes.subarray(skip);
+  let n = 0, last = -unit;
+  for (let i = findBreak(data, 0, unit); i >= 0; i = findBreak(data, i + unit, unit)) {
+    n++;
+    last = i;
+  }
+  return last + unit < data.length ? n + 1 : n;
+}
+
 function findBreak(data: Uint8Array, from: number, unit: number): number {
   if (unit === 1) return data.indexOf(10, from);
   for (let i = data.indexOf(10, from); i >= 0; i = data.indexOf(10, i + 1)) {

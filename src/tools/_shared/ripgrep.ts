@@ -98,7 +98,11 @@ const MAX_STDERR = 8192;
  * Runs a program from an argv array with stdin closed and hands its stdout
  * to `onLine`, line by line, until it ends or `onLine` says stop.
  */
-export async function streamLines(program: string, args: readonly string[], options: StreamOptions): Promise<StreamResult> {
+export async function streamLines(
+  program: string,
+  args: readonly string[],
+  options: StreamOptions,
+): Promise<StreamResult> {
   const child = new Deno.Command(program, {
     args: [...args],
     cwd: options.cwd,

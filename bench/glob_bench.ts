@@ -1,0 +1,133 @@
+/**
+ * Glob tool vs raw walkers on the corpus (see `corpus.ts`): the baseline is
+ * `rg --files -g <glob>` from the pattern's literal prefix; `fd` (Debian's
+ * `fdfind`) when installed and a pruned `find` are the other walkers. "Glob
+ * first" uses a new session each time (cold index, warm OS cache); "Glob
+ * warm" repeats a call in one session, as an agent's tenth call would.
+ *
+ * `deno bench -A bench/glob_bench.ts` (build the corpus first with `deno run -A bench/corpus.ts`)
+ */
+import { join } from "node:path";
+import { ToolRegistry } from "../src/registry/registry.ts";
+import { runTool } from "../src/registry/run_tool.ts";
+import { Session } from "../src/registry/session.ts";
+import { splitLiteralPrefix } from "../src/tools/_shared/glob_match.ts";
+import { locateRipgrep } from "../src/tools/_shared/ripgrep.ts";
+import { createGlobTool } from "../src/tools/glob.ts";
+import { ensureCorpus } from "./corpus.ts";
+
+const corpus = await ensureCorpus();
+const RG = locateRipgrep();
+const registry = new ToolRegistry([createGlobTool()]);
+const FD = ["fdfind", "fd"].find((p) => {
+  try {
+    return new Deno.Command(p, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync().success;
+  } catch {
+    return false;
+  }
+});
+
+interface Case {
+  group: string;
+  root: string;
+  pattern: string;
+  /** fd arguments after the common ones (its globs match names). */
+  fd: string[];
+  /** find's name test. */
+  findName: string;
+}
+
+const CASES: Case[] = [
+  { group: "**/*.ts", root: corpus.repo, pattern: "**/*.ts", fd: ["--extension", "ts"], findName: "*.ts" },
+  {
+    group: "deep narrow",
+    root: corpus.repo,
+    pattern: "src/rxjs/src/internal/operators/**/*.ts",
+    fd: ["--extension", "ts"],
+    findName: "*.ts",
+  },
+  {
+    group: "**/package.json",
+    root: corpus.repo,
+    pattern: "**/package.json",
+    fd: ["--glob", "package.json"],
+    findName: "package.json",
+  },
+  {
+    group: "200k **/*.ts",
+    root: corpus.gen,
+    pattern: "**/*.ts",
+    fd: ["--extension", "ts"],
+    findName: "*.ts",
+  },
+];
+
+async function spawn(cmd: string, args: string[], cwd: string): Promise<void> {
+  const out = await new Deno.Command(cmd, { args, cwd, stdin: "null", stdout: "piped", stderr: "piped" })
+    .output();
+  if (!out.success) throw new Error(`${cmd}: ${new TextDecoder().decode(out.stderr)}`);
+}
+
+async function glob(session: Session, root: string, pattern: string): Promise<void> {
+  const r = await runTool(registry, { name: "Glob", input: { pattern, path: root } }, { session });
+  if (!r.ok) throw new Error(r.text);
+}
+
+const opts = { n: 10, warmup: 2 };
+for (const c of CASES) {
+  const { prefix, rest } = splitLiteralPrefix(c.pattern);
+  const start = prefix ? join(c.root, prefix) : c.root;
+  Deno.bench({
+    name: `rg --files ${c.group}`,
+    group: c.group,
+    baseline: true,
+    ...opts,
+    fn: () =>
+      spawn(RG, ["--files", "--hidden", "--no-config", "-g", "!.git", "-g", `/${rest}`, start], c.root),
+  });
+  if (FD) {
+    Deno.bench({
+      name: `fd ${c.group}`,
+      group: c.group,
+      ...opts,
+      fn: () => spawn(FD, ["--type", "f", "--hidden", "--exclude", ".git", ...c.fd, ".", start], c.root),
+    });
+  }
+  Deno.bench({
+    name: `find ${c.group}`,
+    group: c.group,
+    ...opts,
+    fn: () =>
+      spawn("find", [
+        start,
+        "(",
+        "-name",
+        "node_modules",
+        "-o",
+        "-name",
+        ".git",
+        ")",
+        "-prune",
+        "-o",
+        "-type",
+        "f",
+        "-name",
+        c.findName,
+        "-print",
+      ], c.root),
+  });
+  Deno.bench({
+    name: `Glob first ${c.group}`,
+    group: c.group,
+    ...opts,
+    fn: () => glob(new Session({ roots: [c.root] }), c.root, c.pattern),
+  });
+  const warm = new Session({ roots: [c.root] });
+  await glob(warm, c.root, c.pattern);
+  Deno.bench({
+    name: `Glob warm ${c.group}`,
+    group: c.group,
+    ...opts,
+    fn: () => glob(warm, c.root, c.pattern),
+  });
+}

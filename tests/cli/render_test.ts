@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { createRenderer } from "../../src/cli/render.ts";
+import type { AgentEvent } from "../../src/loop/events.ts";
+import type { ToolCallResult } from "../../src/registry/run_tool.ts";
+
+function render(events: AgentEvent[], json = false) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const r = createRenderer({ out: (t) => out.push(t), err: (t) => err.push(t) }, { json });
+  events.forEach((e) => r.render(e));
+  return { out: out.join(""), err: err.join("") };
+}
+
+const usage = { promptTokens: 12, completionTokens: 3, totalTokens: 15, requests: 1, toolCalls: 1 };
+const bashResult = { id: "b", tool: "Bash", ok: true, text: "hi", elapsedMs: 1 } as ToolCallResult;
+
+Deno.test("the renderer shows text, a tool line, live output, todos, failures and a usage line", () => {
+  const { out, err } = render([
+    { type: "text", delta: "Let me check" },
+    { type: "tool_start", callId: "b", tool: "Bash", input: { command: "echo hi" }, summary: "echo hi" },
+    { type: "tool_output", callId: "b", tool: "Bash", chunk: "hi" },
+    { type: "tool_end", callId: "b", tool: "Bash", ok: true, elapsedMs: 1, result: bashResult },
+    {
+      type: "session",
+      event: {
+        type: "todos",
+        todos: [
+          { content: "Run tests", status: "completed", activeForm: "Running tests" },
+          { content: "Fix bug", status: "in_progress", activeForm: "Fixing the bug" },
+          { content: "Ship", status: "pending", activeForm: "Shipping" },
+        ],
+      },
+    },
+    {
+      type: "tool_end",
+      callId: "x",
+      tool: "Edit",
+      ok: false,
+      elapsedMs: 1,
+      result: { ...bashResult, tool: "Edit", ok: false, text: "Error: File has not been read yet\nmore" },
+    },
+    { type: "result", stopReason: "completed", text: "", turns: 2, usage, durationMs: 1500 },
+  ]);
+  assert.equal(out, "Let me check\n");
+  assert.equal(
+    err,
+    "→ Bash echo hi\nhi\nTodos:\n  [x] Run tests\n  [>] Fixing the bug\n  [ ] Ship\n" +
+      "  ✗ Edit: File has not been read yet\n2 turns, 15 tokens (12 in, 3 out), 1 tool call, 1.5 s\n",
+  );
+});
+
+Deno.test("the renderer in JSON mode writes one parseable event per line", () => {
+  const { out, err } = render(
+    [{ type: "text", delta: "a\nb" }, { type: "turn_end", turn: 1, toolCalls: 0 }],
+    true,
+  );
+  assert.equal(err, "");
+  assert.deepEqual(out.trim().split("\n").map((l) => JSON.parse(l).type), ["text", "turn_end"]);
+});
