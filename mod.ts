@@ -239,7 +239,12 @@ export type {
   McpStdioServerConfig,
   ParseMcpConfigOptions,
 } from "./src/mcp/config.ts";
-export { adaptMcpTool, mcpResultToOutput, mcpToolName, sideEffectFromAnnotations } from "./src/mcp/adapter.ts";
+export {
+  adaptMcpTool,
+  mcpResultToOutput,
+  mcpToolName,
+  sideEffectFromAnnotations,
+} from "./src/mcp/adapter.ts";
 export type { McpCallData, McpToolCaller } from "./src/mcp/adapter.ts";
 export {
   createMcpServer,
@@ -251,5 +256,39 @@ export {
 } from "./src/mcp/server.ts";
 export type { McpHttpOptions, McpHttpServer, McpServerOptions, McpStdioOptions } from "./src/mcp/server.ts";
 export { listMcpResourcesTool } from "./src/tools/list_mcp_resources.ts";
+export type { ListMcpResourcesInput } from "./src/tools/list_mcp_resources.ts";
 export { readMcpResourceTool } from "./src/tools/read_mcp_resource.ts";
-export type { McpResourcePart, ReadMcpResourceData } from "./src/tools/read_mcp_resource.ts";
+export type {
+  McpResourcePart,
+  ReadMcpResourceData,
+  ReadMcpResourceInput,
+} from "./src/tools/read_mcp_resource.ts";
+export {
+  BASH_MAX_OUTPUT_CHARS,
+  createBashTool,
+  DEFAULT_BASH_TIMEOUT_MS,
+  DEFAULT_DRAIN_MS,
+  MAX_BASH_TIMEOUT_MS,
+} from "./src/tools/bash.ts";
+export type { BashBackgroundResult, BashInput, BashOptions, BashResult } from "./src/tools/bash.ts";
+export { DEFAULT_TASK_WAIT_MS, findTask, MAX_TASK_WAIT_MS, taskOutputTool } from "./src/tools/task_output.ts";
+export type { TaskOutputInput, TaskOutputResult } from "./src/tools/task_output.ts";
+export { taskStopTool } from "./src/tools/task_stop.ts";
+export type { TaskStopInput, TaskStopResult } from "./src/tools/task_stop.ts";
+export { newTaskId, sessionTasks, TASK_STATUSES } from "./src/tasks/types.ts";
+export type { TaskHandle, TaskStatus } from "./src/tasks/types.ts";
+export { BashTask } from "./src/tasks/bash_task.ts";
+export { installShutdownHandlers } from "./src/tasks/shutdown.ts";
+export type { ShutdownOptions } from "./src/tasks/shutdown.ts";
+export { defaultLedgerDir, LEDGER_SUBDIR, reapOrphanedTasks } from "./src/tasks/ledger.ts";
+export type { LedgerEntry, LedgerFile, LedgerOwner, ReapReport } from "./src/tasks/ledger.ts";
+export { sessionGroups } from "./src/tasks/tracker.ts";
+export type { GroupTracker, TrackerOptions } from "./src/tasks/tracker.ts";
+export { DEFAULT_GRACE_MS, TASK_MARKER_ENV, terminateGroups } from "./src/tasks/process_group.ts";
+export type { GroupRef, GroupState, TerminateOptions } from "./src/tasks/process_group.ts";
+export { sandboxCommand, sandboxProgram, sandboxSelfTest } from "./src/sandbox/sandbox.ts";
+export type { CommandLine, SandboxRun, SandboxSettings } from "./src/sandbox/sandbox.ts";
+export { bubblewrapArgs } from "./src/sandbox/bubblewrap.ts";
+export type { BubblewrapSpec } from "./src/sandbox/bubblewrap.ts";
+export { seatbeltProfile } from "./src/sandbox/seatbelt.ts";
+export type { SeatbeltSpec } from "./src/sandbox/seatbelt.ts";

@@ -15,6 +15,7 @@ import { splitLiteralPrefix } from "../src/tools/_shared/glob_match.ts";
 import { locateRipgrep } from "../src/tools/_shared/ripgrep.ts";
 import { createGlobTool } from "../src/tools/glob.ts";
 import { ensureCorpus } from "./corpus.ts";
+import { GLOB_CASES } from "./search_cases.ts";
 
 const corpus = await ensureCorpus();
 const RG = locateRipgrep();
@@ -26,41 +27,6 @@ const FD = ["fdfind", "fd"].find((p) => {
     return false;
   }
 });
-
-interface Case {
-  group: string;
-  root: string;
-  pattern: string;
-  /** fd arguments after the common ones (its globs match names). */
-  fd: string[];
-  /** find's name test. */
-  findName: string;
-}
-
-const CASES: Case[] = [
-  { group: "**/*.ts", root: corpus.repo, pattern: "**/*.ts", fd: ["--extension", "ts"], findName: "*.ts" },
-  {
-    group: "deep narrow",
-    root: corpus.repo,
-    pattern: "src/rxjs/src/internal/operators/**/*.ts",
-    fd: ["--extension", "ts"],
-    findName: "*.ts",
-  },
-  {
-    group: "**/package.json",
-    root: corpus.repo,
-    pattern: "**/package.json",
-    fd: ["--glob", "package.json"],
-    findName: "package.json",
-  },
-  {
-    group: "200k **/*.ts",
-    root: corpus.gen,
-    pattern: "**/*.ts",
-    fd: ["--extension", "ts"],
-    findName: "*.ts",
-  },
-];
 
 async function spawn(cmd: string, args: string[], cwd: string): Promise<void> {
   const out = await new Deno.Command(cmd, { args, cwd, stdin: "null", stdout: "piped", stderr: "piped" })
@@ -74,7 +40,8 @@ async function glob(session: Session, root: string, pattern: string): Promise<vo
 }
 
 const opts = { n: 10, warmup: 2 };
-for (const c of CASES) {
+for (const k of GLOB_CASES) {
+  const c = { ...k, root: k.root === "gen" ? corpus.gen : corpus.repo };
   const { prefix, rest } = splitLiteralPrefix(c.pattern);
   const start = prefix ? join(c.root, prefix) : c.root;
   Deno.bench({
@@ -82,23 +49,24 @@ for (const c of CASES) {
     group: c.group,
     baseline: true,
     ...opts,
-    fn: () =>
-      spawn(RG, ["--files", "--hidden", "--no-config", "-g", "!.git", "-g", `/${rest}`, start], c.root),
+    fn: async () =>
+      await spawn(RG, ["--files", "--hidden", "--no-config", "-g", "!.git", "-g", `/${rest}`, start], c.root),
   });
   if (FD) {
     Deno.bench({
       name: `fd ${c.group}`,
       group: c.group,
       ...opts,
-      fn: () => spawn(FD, ["--type", "f", "--hidden", "--exclude", ".git", ...c.fd, ".", start], c.root),
+      fn: async () =>
+        await spawn(FD, ["--type", "f", "--hidden", "--exclude", ".git", ...c.fd, ".", start], c.root),
     });
   }
   Deno.bench({
     name: `find ${c.group}`,
     group: c.group,
     ...opts,
-    fn: () =>
-      spawn("find", [
+    fn: async () =>
+      await spawn("find", [
         start,
         "(",
         "-name",
@@ -120,7 +88,7 @@ for (const c of CASES) {
     name: `Glob first ${c.group}`,
     group: c.group,
     ...opts,
-    fn: () => glob(new Session({ roots: [c.root] }), c.root, c.pattern),
+    fn: async () => await glob(new Session({ roots: [c.root] }), c.root, c.pattern),
   });
   const warm = new Session({ roots: [c.root] });
   await glob(warm, c.root, c.pattern);
@@ -128,6 +96,6 @@ for (const c of CASES) {
     name: `Glob warm ${c.group}`,
     group: c.group,
     ...opts,
-    fn: () => glob(warm, c.root, c.pattern),
+    fn: async () => await glob(warm, c.root, c.pattern),
   });
 }

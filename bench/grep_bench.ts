@@ -7,14 +7,13 @@
  *
  * `deno bench -A bench/grep_bench.ts` (build the corpus first with `deno run -A bench/corpus.ts`)
  */
-import { relative } from "node:path";
 import { ToolRegistry } from "../src/registry/registry.ts";
 import { runTool } from "../src/registry/run_tool.ts";
 import { Session } from "../src/registry/session.ts";
-import { splitGlobList } from "../src/tools/_shared/glob_match.ts";
-import { type GrepMode, type GrepQuery, locateRipgrep, rgArgs } from "../src/tools/_shared/ripgrep.ts";
+import { locateRipgrep, rgArgs } from "../src/tools/_shared/ripgrep.ts";
 import { createGrepTool } from "../src/tools/grep.ts";
 import { ensureCorpus } from "./corpus.ts";
+import { GREP_CASES, grepQueryOf } from "./search_cases.ts";
 
 const corpus = await ensureCorpus({ gen: false });
 const RG = locateRipgrep();
@@ -23,52 +22,6 @@ const session = new Session({ roots: [root] });
 const budgets = { matchBudget: 10_000_000, timeBudgetMs: 600_000 };
 const rgTool = new ToolRegistry([createGrepTool({ ...budgets, engine: "ripgrep" })]);
 const jsTool = new ToolRegistry([createGrepTool({ ...budgets, engine: "in-process" })]);
-
-interface Case {
-  group: string;
-  input: Record<string, unknown>;
-  inProcess?: boolean;
-}
-
-const CASES: Case[] = [
-  { group: "literal", input: { pattern: "createElement", output_mode: "content" }, inProcess: true },
-  {
-    group: "regex",
-    input: { pattern: "function\\s+[a-z]+Observable", output_mode: "content" },
-    inProcess: true,
-  },
-  { group: "case-insensitive", input: { pattern: "xmlhttprequest", "-i": true, output_mode: "content" } },
-  { group: "files_with_matches", input: { pattern: "Observable" }, inProcess: true },
-  { group: "count", input: { pattern: "import", output_mode: "count" }, inProcess: true },
-  { group: "content+context", input: { pattern: "TODO", "-C": 2, output_mode: "content" } },
-  { group: "glob-filtered", input: { pattern: "export default", glob: "*.ts,*.tsx" } },
-  {
-    group: "multiline",
-    input: {
-      pattern: "interface\\s+\\w+\\s*\\{\\s*\\n\\s*readonly",
-      multiline: true,
-      output_mode: "content",
-    },
-  },
-];
-
-/** The query the tool builds for an input (same defaults), for the raw rg baseline. */
-function queryOf(input: Record<string, unknown>): GrepQuery {
-  const c = (input.context ?? input["-C"]) as number | undefined;
-  return {
-    pattern: String(input.pattern),
-    mode: (input.output_mode ?? "files_with_matches") as GrepMode,
-    caseInsensitive: Boolean(input["-i"]),
-    lineNumbers: true,
-    before: c ?? 0,
-    after: c ?? 0,
-    globs: input.glob ? splitGlobList(String(input.glob)) : [],
-    multiline: Boolean(input.multiline),
-    respectIgnore: true,
-    cwd: root,
-    target: input.path ? relative(root, String(input.path)) : undefined,
-  };
-}
 
 async function rawRg(args: string[]): Promise<void> {
   const out = await new Deno.Command(RG, { args, cwd: root, stdin: "null", stdout: "piped", stderr: "piped" })
@@ -82,29 +35,40 @@ async function tool(reg: ToolRegistry, input: Record<string, unknown>): Promise<
 }
 
 const opts = { n: 8, warmup: 1 };
-for (const c of CASES) {
-  const args = rgArgs(queryOf(c.input));
-  Deno.bench({ name: `rg ${c.group}`, group: c.group, baseline: true, ...opts, fn: () => rawRg(args) });
-  Deno.bench({ name: `Grep ${c.group}`, group: c.group, ...opts, fn: () => tool(rgTool, c.input) });
+for (const c of GREP_CASES) {
+  const args = rgArgs(grepQueryOf(c.input, root));
+  Deno.bench({
+    name: `rg ${c.group}`,
+    group: c.group,
+    baseline: true,
+    ...opts,
+    fn: async () => await rawRg(args),
+  });
+  Deno.bench({
+    name: `Grep ${c.group}`,
+    group: c.group,
+    ...opts,
+    fn: async () => await tool(rgTool, c.input),
+  });
   if (c.inProcess) {
     Deno.bench({
       name: `Grep in-process ${c.group}`,
       group: c.group,
       ...opts,
-      fn: () => tool(jsTool, c.input),
+      fn: async () => await tool(jsTool, c.input),
     });
   }
 }
 
 // a default call (first 250 lines) on a broad pattern: the tool stops rg at the page
 const broad = { pattern: "return", output_mode: "content" };
-const broadArgs = rgArgs(queryOf(broad));
+const broadArgs = rgArgs(grepQueryOf(broad, root));
 Deno.bench({
   name: "rg broad (all output)",
   group: "broad-page",
   baseline: true,
   ...opts,
-  fn: () => rawRg(broadArgs),
+  fn: async () => await rawRg(broadArgs),
 });
 Deno.bench({
   name: "Grep broad (head_limit 250)",

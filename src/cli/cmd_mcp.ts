@@ -6,7 +6,6 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { attachMcpServers } from "../mcp/manager.ts";
 import { serveMcpHttp, serveMcpStdio } from "../mcp/server.ts";
 import { type CliCommand, UsageError } from "./command.ts";
 import { RUNTIME_FLAGS, RUNTIME_FLAGS_HELP, startRuntime } from "./options.ts";
@@ -51,16 +50,9 @@ ${RUNTIME_FLAGS_HELP}`,
         throw new UsageError(`--port must be a whole number from 0 to 65535, got "${values.port}"`);
       }
     }
-    const { runtime, config } = await startRuntime({ ...values }, io);
+    // only an explicit --mcp-config is proxied, so a project config that starts 'paddock mcp' cannot loop
+    const { runtime } = await startRuntime({ ...values }, io, { mcp: "explicit" });
     try {
-      if (values["mcp-config"] && config.mcpConfig) {
-        const manager = await attachMcpServers(runtime, config.mcpConfig, { signal: io.signal });
-        for (const s of manager.status()) {
-          if (s.state !== "connected") {
-            io.err(`paddock mcp: MCP server "${s.name}" is ${s.state}: ${s.error ?? ""}\n`);
-          }
-        }
-      }
       const count = runtime.registry.enabled().length;
       if (values.http) {
         const server = serveMcpHttp(runtime, { port, signal: io.signal });

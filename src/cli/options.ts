@@ -11,6 +11,8 @@ import { checkGrants, formatGrantReport, type GrantReport } from "../permissions
 import type { Tool } from "../registry/define_tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { ENV_NAMES } from "./env.ts";
+import { loadMcpConfig } from "../mcp/config.ts";
+import { attachMcpServers } from "../mcp/manager.ts";
 import type { WebToolOptions } from "../web/options.ts";
 import { searchProviderHost } from "../web/choose_provider.ts";
 import { isPrivateAddress } from "../tools/_shared/net_guard.ts";
@@ -213,16 +215,63 @@ export async function loadToolModule(specifier: string, cwd: string): Promise<To
   return tools;
 }
 
+/** How {@link startRuntime} treats MCP servers and the permission check. */
+export interface StartOptions {
+  /** Run the start-up permission check (and connect MCP servers). Default true; `perms` turns it off. */
+  checkGrants?: boolean;
+  /**
+   * Which MCP servers file to use: `auto` (`--mcp-config`, else the project's
+   * `.mcp.json`), `explicit` (only `--mcp-config`), `off`. Default `auto`.
+   */
+  mcp?: "auto" | "explicit" | "off";
+}
+
+/** What the MCP servers of a file need from Deno: programs to run and hosts to reach. */
+async function mcpNeeds(file: string, env: Readonly<Record<string, string>>): Promise<{ run: string[]; net: string[] }> {
+  let parsed;
+  try {
+    parsed = await loadMcpConfig(file, { env });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const run: string[] = [];
+  const net: string[] = [];
+  for (const server of Object.values(parsed.servers)) {
+    if (server.type === "stdio") run.push(server.command);
+    else net.push(new URL(server.url).host);
+  }
+  return { run, net };
+}
+
+/** Connects the servers of an MCP file, telling stderr about failures and later disconnects. */
+export async function attachProjectMcp(runtime: Runtime, file: string, io: CliIo): Promise<void> {
+  const manager = await attachMcpServers(runtime, file, {
+    signal: io.signal,
+    onEvent: (e) => {
+      if (e.type === "disconnected" || e.type === "reconnecting" || e.type === "failed") {
+        io.err(`paddock: MCP server "${e.server}" ${e.type}${e.message ? `: ${e.message}` : ""}\n`);
+      }
+    },
+  });
+  for (const s of manager.status()) {
+    if (s.state !== "connected") io.err(`paddock: MCP server "${s.name}" is ${s.state}: ${s.error ?? ""}\n`);
+  }
+}
+
 /**
- * Resolves config, loads `--tools` modules, creates the runtime, and runs the
- * start-up permission check (printing it to stderr unless `--quiet`).
+ * Resolves config, loads `--tools` modules, creates the runtime, connects MCP
+ * servers, and runs the start-up permission check (printing it to stderr
+ * unless `--quiet`).
  */
 export async function startRuntime(
   flags: RuntimeFlagValues,
   io: CliIo,
-  extra: Partial<RuntimeOptions> & { checkGrants?: boolean } = {},
+  extra: Partial<RuntimeOptions> & StartOptions = {},
 ): Promise<{ runtime: Runtime; config: ResolvedConfig; grants?: GrantReport }> {
+  const { checkGrants: check, mcp: mcpMode = "auto", ...runtimeExtra } = extra;
   const config = resolveConfig(flags, io);
+  const mcpFile = mcpMode === "auto" || (mcpMode !== "off" && flags["mcp-config"]) ? config.mcpConfig : undefined;
+  const mcp = mcpFile ? await mcpNeeds(mcpFile, io.env) : { run: [], net: [] };
   const userTools: Tool[] = [];
   for (const spec of flags.tools ?? []) userTools.push(...await loadToolModule(spec, io.cwd));
   const base = extra.tools ?? builtinTools({ ...config.runtime.toolOptions, interaction: terminalInteraction(io) });
@@ -236,13 +285,16 @@ export async function startRuntime(
       ...(flags.tools ?? []).filter((t) => !/^[a-z]+:/.test(t)).map((t) => resolve(io.cwd, t)),
       ...(flags.tools?.length ? localPackageRoot() : []),
     ],
-    ...extra,
+    extraRun: mcp.run,
+    extraNet: mcp.net,
+    ...runtimeExtra,
     tools: [...base, ...userTools],
   });
   // on exit, kill every process group the runtime started (SIGINT/SIGTERM/SIGHUP abort io.signal and
   // the command closes the runtime, which kills them too; this covers whatever is left at Deno.exit)
   installShutdownHandlers(runtime, { signals: [] });
-  if (extra.checkGrants === false) return { runtime, config };
+  if (check === false) return { runtime, config };
+  if (mcpFile) await attachProjectMcp(runtime, mcpFile, io);
   const grants = checkGrants(runtime.registry, runtime.policy(), { path: io.env.PATH });
   const needsSaying = grants.tools.some((t) => !t.granted) || grants.excess.length > 0 ||
     grants.missingPrograms.length > 0 || grants.runtimeMissing.length > 0;

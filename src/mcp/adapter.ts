@@ -194,6 +194,15 @@ export interface McpCallData {
  * Maps an MCP tool result to text, images and saved files. Text blocks are
  * joined; images ride along as images; audio and binary resources are saved
  * in the session's output folder and named in the text.
+ *
+ * @example
+ * ```ts
+ * import { mcpResultToOutput } from "./adapter.ts";
+ * import { Session } from "../registry/session.ts";
+ * await using session = new Session();
+ * const out = await mcpResultToOutput({ content: [{ type: "text", text: "hi" }] }, { session, server: "s" });
+ * console.assert(out.text === "hi");
+ * ```
  */
 export async function mcpResultToOutput(
   result: CallToolResult,

@@ -214,9 +214,29 @@ export class McpConnection implements McpToolCaller {
       await this.#connect(signal);
     } catch (err) {
       this.#lastError = (err as Error).message;
-      this.#scheduleReconnect();
+      if (!signal?.aborted) this.#scheduleReconnect();
       throw err;
     }
+  }
+
+  /**
+   * Drops the current connection (if any) and connects again now, with a
+   * fresh reconnect budget: for a server marked failed, or after fixing its
+   * configuration's environment.
+   */
+  async reconnect(signal?: AbortSignal): Promise<void> {
+    if (this.#state === "closed") throw new UnavailableError(`MCP server "${this.server}" was closed`);
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#connecting?.catch(() => {});
+    this.#generation++;
+    this.#unregisterTools(`MCP server "${this.server}" is reconnecting`);
+    const client = this.#client;
+    this.#client = undefined;
+    this.#transport = undefined;
+    await client?.close().catch(() => {});
+    this.#attempts = 0;
+    await this.start(signal);
   }
 
   #connect(signal?: AbortSignal): Promise<void> {
@@ -243,8 +263,11 @@ export class McpConnection implements McpToolCaller {
     }
     client.onclose = () => this.#lost(gen, this.#exitDetail(transport) ?? "the connection closed");
     client.onerror = (err) => {
-      if (gen === this.#generation && this.#state !== "closed") {
-        this.#emit({ type: "error", message: err.message });
+      if (gen !== this.#generation || this.#state === "closed") return;
+      this.#emit({ type: "error", message: err.message });
+      // the SDK gives up re-opening an HTTP server's event stream: the server is gone
+      if (this.#state === "connected" && /Maximum reconnection attempts/.test(err.message)) {
+        this.#lost(gen, `the HTTP server stopped answering: ${err.message}`);
       }
     };
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -259,6 +282,7 @@ export class McpConnection implements McpToolCaller {
         );
       });
       await this.#registerTools(gen, combined);
+      if (gen !== this.#generation) throw new UnavailableError("closed while it started");
     } catch (err) {
       this.#generation++; // the close below must not count as losing a live server
       if (transport instanceof ChildProcessTransport && !timeout.aborted && !signal?.aborted) {
@@ -344,7 +368,7 @@ export class McpConnection implements McpToolCaller {
     }
     if (gen !== this.#generation) return;
     const registry = this.#options.registry;
-    this.#unregisterTools();
+    this.#unregisterTools(`MCP server "${this.server}" no longer offers it`);
     for (const tool of tools) {
       const name = mcpToolName(this.server, tool.name, (n) => registry.has(n) || this.#tools.has(n));
       registry.register(adaptMcpTool(this, tool, name));
@@ -356,7 +380,7 @@ export class McpConnection implements McpToolCaller {
 
   /** The server went away: drop its tools, remember why, schedule a reconnect. */
   #lost(gen: number, why: string): void {
-    if (gen !== this.#generation || this.#state === "closed") return;
+    if (gen !== this.#generation || this.#state !== "connected") return; // a failing start is handled by its caller
     this.#generation++;
     this.#state = "disconnected";
     this.#lastError = why;

@@ -118,6 +118,12 @@ export class McpManager implements McpResourceSource, AsyncDisposable {
     return c;
   }
 
+  /** Reconnects one server now (see {@link McpConnection.reconnect}); returns its status. */
+  async reconnect(server: string, signal?: AbortSignal): Promise<McpServerStatus> {
+    await this.connection(server).reconnect(signal).catch(() => {});
+    return this.status().find((s) => s.name === server)!;
+  }
+
   /** Resources and templates of one server, or of every connected server. */
   async listResources(server: string | undefined, signal?: AbortSignal): Promise<McpResourceListing> {
     const targets = server === undefined ? [...this.#connections.values()] : [this.connection(server)];
@@ -185,6 +191,8 @@ export interface AttachMcpOptions extends Partial<McpManagerOptions> {
  * `runtime.registry` (and the two resource tools when any server is
  * configured), and closes them all when the runtime's session closes. A
  * server that fails to start does not throw: see `manager.status()`.
+ * `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT` (ms) in the runtime's env set the start
+ * and per-call limits when the options do not.
  *
  * @example
  * ```ts
@@ -211,7 +219,9 @@ export async function attachMcpServers(
     cwd: runtime.session.cwd,
     env: env ? pick(env, INHERITED_ENV_VARS) : undefined,
     fetch: runtime.options.fetch,
-    ...rest,
+    startTimeoutMs: positiveInt(env?.MCP_TIMEOUT),
+    callTimeoutMs: positiveInt(env?.MCP_TOOL_TIMEOUT),
+    ...definedOnly(rest),
   });
   runtime.session.addCleanup(() => manager.close());
   if (manager.serverNames.length > 0 && resourceTools !== false) {
@@ -221,6 +231,15 @@ export async function attachMcpServers(
   }
   await manager.start(signal);
   return manager;
+}
+
+function positiveInt(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value !== undefined && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function pick(env: Readonly<Record<string, string>>, keys: readonly string[]): Record<string, string> {

@@ -121,7 +121,16 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
   return server;
 }
 
-/** Maps a runner result to an MCP tool result: text, images, and `isError` for failures. */
+/**
+ * Maps a runner result to an MCP tool result: text, images, and `isError` for failures.
+ *
+ * @example
+ * ```ts
+ * import { toCallToolResult } from "./server.ts";
+ * const r = toCallToolResult({ id: "1", tool: "T", ok: false, text: "Error: no", elapsedMs: 1 });
+ * console.assert(r.isError === true && r.content[0].type === "text");
+ * ```
+ */
 export function toCallToolResult(result: ToolCallResult): CallToolResult {
   return {
     content: [

@@ -195,7 +195,7 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
  * ```ts
  * import { StreamServerTransport } from "./stdio.ts";
  * const sent: string[] = [];
- * const t = new StreamServerTransport(new ReadableStream({ start: (c) => c.close() }), (s) => sent.push(s));
+ * const t = new StreamServerTransport(new ReadableStream({ start: (c) => c.close() }), (s) => void sent.push(s));
  * await t.start();
  * await t.send({ jsonrpc: "2.0", method: "ping" });
  * console.assert(sent[0] === '{"jsonrpc":"2.0","method":"ping"}\n');

@@ -32,6 +32,10 @@ export interface FlagPolicy {
   env?: readonly string[];
   /** Extra paths to read (the runtime's own files, an rg binary's folder). */
   extraRead?: readonly string[];
+  /** Extra programs to run (MCP stdio servers). */
+  extraRun?: readonly string[];
+  /** Extra hosts to reach (MCP HTTP servers). */
+  extraNet?: readonly string[];
   /** Whether Bash runs inside bubblewrap (adds `bwrap` to the run list). */
   sandbox?: boolean;
 }
@@ -99,6 +103,8 @@ export function neededPermissions(policy: FlagPolicy): PermissionSet {
     write.add(policy.outputDir);
   }
   if (policy.modelHost) net.add(policy.modelHost);
+  policy.extraRun?.forEach((p) => run.add(p));
+  policy.extraNet?.forEach((h) => net.add(h));
   const underRead = (p: string) => [...read].some((r) => p === r || p.startsWith(r.endsWith("/") ? r : `${r}/`));
   policy.extraRead?.filter((p) => !underRead(p)).forEach((p) => read.add(p));
   const netList = net.has("*") ? ["*"] : [...net];

@@ -28,8 +28,9 @@ export const PLAN_MODE_BLOCKED: readonly SideEffect[] = ["Mutating", "Execute", 
 
 /**
  * Whether a class asks for confirmation under a preset: `none` never asks,
- * `safe` asks for classes that change or reach out (Mutating, Execute, Network,
- * Spawns), `all` asks for everything but in-memory tools.
+ * `safe` asks for classes that change or reach out (Mutating, Execute,
+ * Network; a sub-agent (Spawns) does not ask, since each of its own calls goes
+ * through the same decision), `all` asks for everything but in-memory tools.
  *
  * @example
  * ```ts
@@ -45,8 +46,7 @@ export function presetAsks(preset: ConfirmationPreset, sideEffect: SideEffect): 
     case "all":
       return sideEffect !== "None" && sideEffect !== "Blocking";
     case "safe":
-      return sideEffect === "Mutating" || sideEffect === "Execute" ||
-        sideEffect === "Network" || sideEffect === "Spawns";
+      return sideEffect === "Mutating" || sideEffect === "Execute" || sideEffect === "Network";
   }
 }
 

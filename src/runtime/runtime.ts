@@ -66,6 +66,10 @@ export interface RuntimeOptions {
   envNames?: string[];
   /** Files the process reads besides the tools' needs (settings, MCP config). */
   extraRead?: string[];
+  /** Programs the process runs besides the tools' needs (MCP stdio servers). */
+  extraRun?: string[];
+  /** Hosts the process reaches besides the tools' needs (MCP HTTP servers). */
+  extraNet?: string[];
 }
 
 /** A registry, a session and run options bound together. */
@@ -147,6 +151,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       sandbox: options.sandbox,
       env: options.envNames,
       extraRead: options.extraRead,
+      extraRun: options.extraRun,
+      extraNet: options.extraNet,
     }),
     close: () => session.close(),
     [Symbol.asyncDispose]: () => session.close(),

@@ -37,6 +37,8 @@ export interface CommandLine {
   program: string;
   /** Its arguments. */
   args: string[];
+  /** Whether the command runs in its own PID namespace (everything in it dies with it). */
+  pidNamespace: boolean;
 }
 
 /** The default sandbox program on this platform, or undefined where there is none. */
@@ -59,7 +61,11 @@ export function sandboxProgram(settings: SandboxSettings = {}): string | undefin
  * }
  * ```
  */
-export function sandboxCommand(argv: readonly string[], run: SandboxRun, settings: SandboxSettings = {}): CommandLine {
+export function sandboxCommand(
+  argv: readonly string[],
+  run: SandboxRun,
+  settings: SandboxSettings = {},
+): CommandLine {
   const program = sandboxProgram(settings);
   const writable = [...run.writable, ...(settings.writablePaths ?? [])];
   if (program === undefined) {
@@ -68,10 +74,9 @@ export function sandboxCommand(argv: readonly string[], run: SandboxRun, setting
     );
   }
   const spec = { writable, writableFiles: run.writableFiles, allowNetwork: settings.allowNetwork };
-  const pre = Deno.build.os === "darwin" && !settings.program?.includes("bwrap")
-    ? seatbeltArgs(spec)
-    : bubblewrapArgs({ ...spec, cwd: run.cwd });
-  return { program, args: [...pre, ...argv] };
+  const seatbelt = Deno.build.os === "darwin" && !settings.program?.includes("bwrap");
+  const pre = seatbelt ? seatbeltArgs(spec) : bubblewrapArgs({ ...spec, cwd: run.cwd });
+  return { program, args: [...pre, ...argv], pidNamespace: !seatbelt };
 }
 
 const selfTests = new Map<string, Promise<void>>();
@@ -127,7 +132,9 @@ async function runSelfTest(settings: SandboxSettings): Promise<void> {
         { cause: err },
       );
     }
-    throw new UnavailableError(`Cannot start the Bash sandbox: ${(err as Error).message}: ${off}`, { cause: err });
+    throw new UnavailableError(`Cannot start the Bash sandbox: ${(err as Error).message}: ${off}`, {
+      cause: err,
+    });
   }
   if (out.success) return;
   const stderr = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-3).join(" ");

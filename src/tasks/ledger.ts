@@ -11,7 +11,7 @@
  * @module
  */
 import { join } from "node:path";
-import { type GroupRef, groupState, processStartTime, processTable, terminateGroupsSync } from "./process_group.ts";
+import { type GroupRef, groupState, processStartTime, terminateGroupsSync } from "./process_group.ts";
 
 /** The ledger folder inside the first workspace root. */
 export const LEDGER_SUBDIR = ".paddock/tasks";
@@ -116,7 +116,14 @@ export class Ledger {
       const owner = this.#owner!;
       if (owner.startTime === "") owner.startTime = processStartTime(Deno.pid) ?? "";
       const file: LedgerFile = { version: 1, owner, groups: this.entries() };
-      Deno.mkdirSync(join(this.path, ".."), { recursive: true });
+      const dir = join(this.path, "..");
+      Deno.mkdirSync(dir, { recursive: true });
+      try {
+        // the ledger lives in the workspace: keep it out of version control
+        Deno.writeTextFileSync(join(dir, ".gitignore"), "*\n", { createNew: true });
+      } catch {
+        // already there
+      }
       const tmp = `${this.path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
       Deno.writeTextFileSync(tmp, JSON.stringify(file, null, 2) + "\n");
       Deno.renameSync(tmp, this.path);
@@ -169,9 +176,8 @@ export function reapOrphanedTasks(dir: string, options: { graceMs?: number } = {
     }
     if (!file?.owner || !Array.isArray(file.groups) || ownerAlive(file.owner)) continue;
     files.push(path);
-    const table = processTable();
     for (const entry of file.groups) {
-      const state = groupState(entry, table);
+      const state = groupState(entry);
       if (state === "ours") doomed.push(entry);
       else if (state === "foreign") report.skipped.push(entry);
     }

@@ -142,7 +142,9 @@ export class OutputSink {
     const piece = text.length > TAIL_CHARS ? text.slice(text.length - TAIL_CHARS) : text;
     this.#tail.push(piece);
     this.#tailChars += piece.length;
-    while (this.#tailChars - this.#tail[0].length >= TAIL_CHARS) this.#tailChars -= this.#tail.shift()!.length;
+    while (this.#tailChars - this.#tail[0].length >= TAIL_CHARS) {
+      this.#tailChars -= this.#tail.shift()!.length;
+    }
     if (this.#tailChars > TAIL_CHARS) {
       this.#tail[0] = this.#tail[0].slice(this.#tailChars - TAIL_CHARS);
       this.#tailChars = TAIL_CHARS;

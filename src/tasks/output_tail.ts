@@ -30,7 +30,10 @@ export interface OutputTail {
  * Deno.removeSync(f);
  * ```
  */
-export async function readOutputTail(path: string, maxBytes: number = TASK_OUTPUT_TAIL_CHARS): Promise<OutputTail> {
+export async function readOutputTail(
+  path: string,
+  maxBytes: number = TASK_OUTPUT_TAIL_CHARS,
+): Promise<OutputTail> {
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path, { read: true });
@@ -52,7 +55,11 @@ export async function readOutputTail(path: string, maxBytes: number = TASK_OUTPU
     let start = 0;
     // do not start in the middle of a UTF-8 sequence
     while (skippedBytes > 0 && start < Math.min(read, 4) && (buf[start] & 0xc0) === 0x80) start++;
-    return { text: new TextDecoder().decode(buf.subarray(start, read)), totalBytes, skippedBytes: skippedBytes + start };
+    return {
+      text: new TextDecoder().decode(buf.subarray(start, read)),
+      totalBytes,
+      skippedBytes: skippedBytes + start,
+    };
   } finally {
     file.close();
   }

@@ -65,7 +65,12 @@ export function parseProcStat(line: string): ProcInfo | undefined {
 }
 
 function bashOutputSync(script: string): string {
-  const out = new Deno.Command("bash", { args: ["-c", script], stdin: "null", stdout: "piped", stderr: "null" })
+  const out = new Deno.Command("bash", {
+    args: ["-c", script],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  })
     .outputSync();
   return new TextDecoder().decode(out.stdout);
 }
@@ -115,7 +120,9 @@ export function processTable(): ProcInfo[] {
       directProc = false;
     }
   }
-  const text = bashOutputSync("for f in /proc/[0-9]*/stat; do read -r l < \"$f\" && printf '%s\\n' \"$l\"; done 2>/dev/null");
+  const text = bashOutputSync(
+    'for f in /proc/[0-9]*/stat; do read -r l < "$f" && printf \'%s\\n\' "$l"; done 2>/dev/null',
+  );
   return text.split("\n").map(parseProcStat).filter((p): p is ProcInfo => p !== undefined);
 }
 
@@ -134,15 +141,7 @@ export function isLive(p: ProcInfo): boolean {
  * ```
  */
 export function processStartTime(pid: number): string | undefined {
-  if (Deno.build.os === "linux" && directProc !== false) {
-    try {
-      return parseProcStat(Deno.readTextFileSync(`/proc/${pid}/stat`))?.startTime;
-    } catch (err) {
-      if (!isDenied(err)) return undefined;
-      directProc = false;
-    }
-  }
-  return processTable().find((p) => p.pid === pid)?.startTime;
+  return procInfo(pid)?.startTime;
 }
 
 function environMarker(pid: number): string | undefined {
@@ -160,12 +159,48 @@ function environMarker(pid: number): string | undefined {
 }
 
 /**
+ * Whether any process (zombies included) is in group `pgid`: `kill -0 -- -PGID`
+ * through bash, which costs one spawn instead of a scan of the process table.
+ */
+export function groupExists(pgid: number): boolean {
+  if (!Number.isInteger(pgid) || pgid <= 1) return false;
+  return new Deno.Command("bash", {
+    args: ["-c", `kill -0 -- -${pgid} 2>/dev/null`],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).outputSync().success;
+}
+
+function procInfo(pid: number): ProcInfo | undefined {
+  if (Deno.build.os === "linux" && directProc !== false) {
+    try {
+      return parseProcStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
+    } catch (err) {
+      if (!isDenied(err)) return undefined;
+      directProc = false;
+    }
+  }
+  if (Deno.build.os === "linux") return parseProcStat(bashOutputSync(`cat /proc/${pid}/stat 2>/dev/null`));
+  return processTable().find((p) => p.pid === pid);
+}
+
+/**
  * Whether a group we started still runs and still is ours. A live leader must
  * have the recorded start time; without a leader, a member must carry our
  * marker (a pid is not reused while its group lives, so this only matters
- * after the whole group has died).
+ * after the whole group has died). Without `table`, a cheap existence probe
+ * comes first and the process table is only scanned when the leader is gone.
  */
-export function groupState(ref: GroupRef, table: ProcInfo[] = processTable()): GroupState {
+export function groupState(ref: GroupRef, table?: ProcInfo[]): GroupState {
+  if (!table) {
+    if (!groupExists(ref.pgid)) return "gone";
+    const leader = procInfo(ref.pgid);
+    if (leader && leader.pgid === ref.pgid && isLive(leader)) {
+      return leader.startTime === ref.startTime ? "ours" : "foreign";
+    }
+    table = processTable();
+  }
   const members = table.filter((p) => p.pgid === ref.pgid && isLive(p));
   if (members.length === 0) return "gone";
   const leader = members.find((p) => p.pid === ref.pgid);
@@ -179,7 +214,9 @@ export function groupState(ref: GroupRef, table: ProcInfo[] = processTable()): G
  * through bash. A group that is already gone is not an error.
  */
 export function signalGroup(pgid: number, signal: "SIGTERM" | "SIGKILL"): void {
-  if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`Refusing to signal process group "${pgid}"`);
+  if (!Number.isInteger(pgid) || pgid <= 1) {
+    throw new RangeError(`Refusing to signal process group "${pgid}"`);
+  }
   if (directKill !== false) {
     try {
       Deno.kill(-pgid, signal);
@@ -207,8 +244,7 @@ export const DEFAULT_GRACE_MS = 2000;
 const KILL_WAIT_MS = 2000;
 
 function aliveRefs(refs: readonly GroupRef[]): GroupRef[] {
-  const table = processTable();
-  return refs.filter((r) => groupState(r, table) === "ours");
+  return refs.filter((r) => groupState(r) === "ours");
 }
 
 /**
@@ -217,7 +253,10 @@ function aliveRefs(refs: readonly GroupRef[]): GroupRef[] {
  * group is gone (or SIGKILL had `KILL_WAIT_MS` to work); returns the groups
  * that needed SIGKILL.
  */
-export async function terminateGroups(refs: readonly GroupRef[], options: TerminateOptions = {}): Promise<GroupRef[]> {
+export async function terminateGroups(
+  refs: readonly GroupRef[],
+  options: TerminateOptions = {},
+): Promise<GroupRef[]> {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const pollMs = options.pollMs ?? 25;
   let alive = aliveRefs(refs);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type SandboxSettings, sandboxCommand } from "../sandbox/sandbox.ts";
+import { sandboxCommand, type SandboxSettings } from "../sandbox/sandbox.ts";
 import type { OutputSink } from "./output_sink.ts";
 import { processStartTime, TASK_MARKER_ENV } from "./process_group.ts";
 import type { GroupTracker } from "./tracker.ts";
@@ -54,6 +54,8 @@ export interface ShellProcess {
   readonly status: Promise<Deno.CommandStatus>;
   /** Resolves when both output pipes are closed (every holder exited) or the readers were cancelled. */
   readonly pumped: Promise<void>;
+  /** Whether it runs in its own PID namespace (bubblewrap): nothing of it outlives the shell. */
+  readonly pidNamespace: boolean;
   /** Whether both pipes are closed (or the readers were cancelled). */
   isDrained(): boolean;
   /** Stops passing output to `onChunk` (the file still gets it). */
@@ -71,10 +73,13 @@ function quote(word: string): string {
  */
 export function spawnShell(o: ShellSpawnOptions): ShellProcess {
   const shell = o.shell ?? "bash";
-  const script = o.cwdFile
-    ? `__paddock_cwd() { pwd -P >| ${quote(o.cwdFile)}; } 2>/dev/null; trap __paddock_cwd EXIT\n${o.command}`
-    : o.command;
+  // one pipe for both streams keeps their order exact; the other pipe still carries the sandbox's own errors
+  const prelude = o.cwdFile
+    ? `exec 2>&1; __paddock_cwd() { pwd -P >| ${quote(o.cwdFile)}; } 2>/dev/null; trap __paddock_cwd EXIT\n`
+    : "exec 2>&1\n";
+  const script = prelude + o.command;
   let argv = [shell, "-c", script];
+  let pidNamespace = false;
   if (o.sandbox) {
     const line = sandboxCommand(argv, {
       writable: o.writable,
@@ -82,6 +87,7 @@ export function spawnShell(o: ShellSpawnOptions): ShellProcess {
       cwd: o.cwd,
     }, o.sandbox);
     argv = [line.program, ...line.args];
+    pidNamespace = line.pidNamespace;
   }
   const env: Record<string, string> = { PATH: DEFAULT_PATH, ...o.env, [TASK_MARKER_ENV]: o.id };
   const child = new Deno.Command(argv[0], {
@@ -124,6 +130,8 @@ export function spawnShell(o: ShellSpawnOptions): ShellProcess {
     drained = true;
     o.sink.close();
     o.tracker.settle(o.id);
+    // bubblewrap's PID namespace dies with the shell: nothing of the group can be left
+    if (pidNamespace) o.tracker.remove(o.id);
   });
   const cancelReaders = () => readers.forEach((r) => r.cancel().catch(() => {}));
   // readers end when every holder of the pipes exits; bound that wait once the group was killed
@@ -144,6 +152,7 @@ export function spawnShell(o: ShellSpawnOptions): ShellProcess {
     pgid,
     status: child.status,
     pumped,
+    pidNamespace,
     isDrained: () => drained,
     detach: () => {
       streaming = false;

@@ -8,7 +8,7 @@
  */
 import type { Session } from "../registry/session.ts";
 import { Ledger, type LedgerEntry } from "./ledger.ts";
-import { DEFAULT_GRACE_MS, groupState, processTable, terminateGroups, terminateGroupsSync } from "./process_group.ts";
+import { DEFAULT_GRACE_MS, groupState, terminateGroups, terminateGroupsSync } from "./process_group.ts";
 
 /** How to wait for, and give up on, the output readers of a group. */
 export interface GroupReaders {
@@ -80,12 +80,6 @@ export class GroupTracker {
     return this.#entries.get(id);
   }
 
-  /** Whether group `id` is tracked and still has live members. */
-  isAlive(id: string): boolean {
-    const e = this.#entries.get(id);
-    return e !== undefined && groupState(e) === "ours";
-  }
-
   /** Tracked groups. */
   list(): LedgerEntry[] {
     return [...this.#entries.values()];
@@ -94,18 +88,24 @@ export class GroupTracker {
   /** Forgets groups that are gone; returns how many remain. */
   prune(): number {
     if (this.#entries.size === 0) return 0;
-    const table = processTable();
     for (const e of this.list()) {
-      if (groupState(e, table) !== "ours" && !this.#readers.has(e.id)) this.remove(e.id);
+      if (!this.#readers.has(e.id) && groupState(e) !== "ours") this.remove(e.id);
     }
     return this.#entries.size;
   }
 
-  /** Marks the readers of group `id` as finished, and forgets the group if it is gone. */
+  /** Marks the readers of group `id` as finished (the group may still have members). */
   settle(id: string): void {
     this.#readers.delete(id);
+  }
+
+  /** Forgets group `id` when it is gone; returns whether it still runs. */
+  forgetIfGone(id: string): boolean {
     const e = this.#entries.get(id);
-    if (e && groupState(e) !== "ours") this.remove(id);
+    if (!e) return false;
+    if (groupState(e) === "ours") return true;
+    this.remove(id);
+    return false;
   }
 
   /** Stops group `id` (SIGTERM, grace, SIGKILL) and waits for its readers. */
@@ -131,7 +131,9 @@ export class GroupTracker {
       const r = this.#readers.get(id);
       if (!r) return;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), r.readerGraceMs)));
+      const late = new Promise<"late">((
+        resolve,
+      ) => (timer = setTimeout(() => resolve("late"), r.readerGraceMs)));
       const outcome = await Promise.race([r.done.then(() => "done" as const, () => "done" as const), late]);
       clearTimeout(timer);
       if (outcome === "late") r.cancel();

@@ -12,7 +12,8 @@ import type { ToolRegistry } from "../registry/registry.ts";
 import type { RunOptions } from "../registry/run_tool.ts";
 import type { Session } from "../registry/session.ts";
 import { PERMISSION_MODES, PLAN_MODE_BLOCKED } from "../permissions/modes.ts";
-import { newTaskId, sessionTasks, type TaskHandle, type TaskStatus } from "../tasks/types.ts";
+import { newTaskId } from "../tasks/types.ts";
+import { startBackgroundAgent } from "../loop/background_agent.ts";
 import { type AgentResult, runAgentToEnd } from "../loop/agent_loop.ts";
 import { type AgentType, GENERAL_PURPOSE } from "../loop/agent_types.ts";
 import type { ChatMessage, ModelClient } from "../loop/client.ts";
@@ -230,50 +231,23 @@ function startBackground(
   run: Runner,
   ctx: ToolContext,
 ): { text: string; data: AgentToolData } {
-  const outputPath = ctx.session.outputPath(`${record.id}.agent.log`);
-  Deno.writeTextFileSync(outputPath, "");
-  const append = (t: string) => Deno.writeTextFileSync(outputPath, t, { append: true });
-  const controller = new AbortController();
-  let status: TaskStatus = "running";
-  let finalText: string | undefined;
-  const done = run(controller.signal, (e) => progress(e, append)).then((result) => {
-    finalText = result.text;
-    append(`\n${result.text}\n`);
-    if (result.stopReason === "aborted") status = "killed";
-    else if (result.stopReason === "error") {
-      status = "failed";
-      append(`Error: ${result.error}\n`);
-    } else status = "completed";
-  }, (err) => {
-    status = "failed";
-    append(`Error: ${(err as Error).message}\n`);
-  });
-  const handle: TaskHandle = {
+  const handle = startBackgroundAgent({
     id: record.id,
-    kind: "agent",
     description,
-    outputPath,
+    session: ctx.session,
     startedAt: ctx.now(),
-    status: () => status,
-    exitCode: () => undefined,
-    done: () => done,
-    stop: async () => {
-      controller.abort(new Error("Stopped"));
-      await done;
-    },
-    result: () => finalText,
-  };
-  sessionTasks(ctx.session).set(record.id, handle);
-  ctx.session.addCleanup(() => handle.stop());
+    run: (signal, log) => run(signal, (e) => progress(e, log)),
+  });
   return {
     text:
-      `Started agent "${description}" in the background: task id ${record.id}, output file ${outputPath}. Read its result with TaskOutput (task_id "${record.id}") or stop it with TaskStop; resume it later with this id.`,
+      `Started agent "${description}" in the background: task id ${record.id}, output file ${handle.outputPath}. ` +
+      `Read its result with TaskOutput (task_id "${record.id}") or stop it with TaskStop; resume it later with this id.`,
     data: {
       agentId: record.id,
       status: "running",
       text: "",
       usage: usageData(record),
-      outputPath,
+      outputPath: handle.outputPath,
     },
   };
 }

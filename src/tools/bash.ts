@@ -11,16 +11,16 @@
  */
 import { z } from "zod";
 import { UnavailableError } from "../errors.ts";
-import { defineTool, type Tool, type ToolContext } from "../registry/define_tool.ts";
-import { type SandboxSettings, sandboxProgram, sandboxSelfTest } from "../sandbox/sandbox.ts";
+import { defineTool, type Tool } from "../registry/define_tool.ts";
+import { sandboxProgram, sandboxSelfTest, type SandboxSettings } from "../sandbox/sandbox.ts";
 import { BashTask } from "../tasks/bash_task.ts";
 import { defaultLedgerDir } from "../tasks/ledger.ts";
 import { OutputSink } from "../tasks/output_sink.ts";
-import { DEFAULT_GRACE_MS } from "../tasks/process_group.ts";
 import { spawnShell } from "../tasks/shell.ts";
 import { sessionGroups } from "../tasks/tracker.ts";
 import { newTaskId, sessionTasks } from "../tasks/types.ts";
-import { finalCwd, prepareCwd } from "./_shared/bash_cwd.ts";
+import { prepareCwd } from "./_shared/bash_cwd.ts";
+import { runForeground, startShell } from "./_shared/bash_foreground.ts";
 
 /** Default time limit of a command (ms). */
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -81,7 +81,19 @@ export interface BashBackgroundResult {
   pgid: number;
 }
 
-const Input = z.strictObject({
+/** Input of the Bash tool. */
+export interface BashInput {
+  /** The command to run with `bash -c`. */
+  command: string;
+  /** Time limit in ms. */
+  timeout?: number;
+  /** What the command does. */
+  description?: string;
+  /** Run as a background task. */
+  run_in_background?: boolean;
+}
+
+const Input: z.ZodType<BashInput> = z.strictObject({
   command: z.string().min(1).describe("The command to run with bash -c"),
   timeout: z.number().int().positive().max(
     MAX_BASH_TIMEOUT_MS,
@@ -92,9 +104,6 @@ const Input = z.strictObject({
     "Run as a background task: returns at once with a task id for TaskOutput and TaskStop",
   ),
 });
-
-/** Input of the Bash tool. */
-export type BashInput = z.infer<typeof Input>;
 
 function sandboxSettings(option: BashOptions["sandbox"]): SandboxSettings | undefined {
   if (option === undefined || option === false) return undefined;
@@ -111,7 +120,9 @@ function sandboxSettings(option: BashOptions["sandbox"]): SandboxSettings | unde
  * console.assert(bash.name === "Bash" && bash.programs?.includes("bash"));
  * ```
  */
-export function createBashTool(options: BashOptions = {}): Tool<BashInput, BashResult | BashBackgroundResult> {
+export function createBashTool(
+  options: BashOptions = {},
+): Tool<BashInput, BashResult | BashBackgroundResult> {
   const sandbox = sandboxSettings(options.sandbox);
   const shell = options.shell ?? "bash";
   const programs = sandbox ? [shell, sandboxProgram(sandbox) ?? "bwrap"] : [shell];
@@ -132,18 +143,31 @@ export function createBashTool(options: BashOptions = {}): Tool<BashInput, BashR
     execute: async (input, ctx) => {
       if (sandbox) await sandboxSelfTest(sandbox);
       const tracker = sessionGroups(ctx.session, {
-        ledgerDir: options.ledgerDir === false ? undefined : options.ledgerDir ?? defaultLedgerDir(ctx.roots[0]),
+        ledgerDir: options.ledgerDir === false
+          ? undefined
+          : options.ledgerDir ?? defaultLedgerDir(ctx.roots[0]),
         graceMs: options.graceMs,
       });
-      if (tracker.closed) throw new UnavailableError("The session is closed: start a new one to run commands");
+      if (tracker.closed) {
+        throw new UnavailableError("The session is closed: start a new one to run commands");
+      }
       const notes: string[] = [];
       const cwd = prepareCwd(ctx.session, notes);
       const id = newTaskId("b");
-      const base = { id, command: input.command, cwd, env: ctx.env, shell, sandbox, writable: ctx.roots, tracker };
+      const base = {
+        id,
+        command: input.command,
+        cwd,
+        env: ctx.env,
+        shell,
+        sandbox,
+        writable: ctx.roots,
+        tracker,
+      };
       if (input.run_in_background) {
         const outputPath = ctx.session.outputPath(`task-${id}.log`);
         const sink = new OutputSink({ filePath: outputPath, fileOnly: true });
-        const proc = start(() => spawnShell({ ...base, sink, background: true }), shell, sink);
+        const proc = startShell(() => spawnShell({ ...base, sink, background: true }), shell, sink);
         const task = new BashTask(proc, {
           description: input.description ?? input.command,
           outputPath,
@@ -153,108 +177,15 @@ export function createBashTool(options: BashOptions = {}): Tool<BashInput, BashR
         });
         sessionTasks(ctx.session).set(id, task);
         return {
-          text: `Started background task "${id}" (process group ${proc.pgid}); its output goes to "${outputPath}". ` +
-            `Read it with TaskOutput (task_id "${id}") and stop it with TaskStop.${notes.map((n) => `\n${n}`).join("")}`,
+          text:
+            `Started background task "${id}" (process group ${proc.pgid}); its output goes to "${outputPath}". ` +
+            `Read it with TaskOutput (task_id "${id}") and stop it with TaskStop.${
+              notes.map((n) => `\n${n}`).join("")
+            }`,
           data: { taskId: id, outputPath, pgid: proc.pgid },
         };
       }
       return await runForeground(input, ctx, { ...base, notes, options, sandboxed: sandbox !== undefined });
     },
   });
-}
-
-function start<T>(spawn: () => T, shell: string, sink: OutputSink): T {
-  try {
-    return spawn();
-  } catch (err) {
-    sink.close();
-    if (err instanceof Deno.errors.NotFound) {
-      throw new UnavailableError(`Cannot run "${shell}": it was not found on PATH: install bash or set PATH`, {
-        cause: err,
-      });
-    }
-    throw err;
-  }
-}
-
-async function runForeground(
-  input: BashInput,
-  ctx: ToolContext,
-  o: Omit<Parameters<typeof spawnShell>[0], "sink" | "background"> & {
-    notes: string[];
-    options: BashOptions;
-    sandboxed: boolean;
-  },
-): Promise<{ text: string; data: BashResult }> {
-  const timeoutMs = input.timeout ?? o.options.defaultTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
-  const graceMs = o.options.graceMs ?? DEFAULT_GRACE_MS;
-  const cwdFile = ctx.session.outputPath(`.cwd-${o.id}`);
-  Deno.writeTextFileSync(cwdFile, "");
-  const sink = new OutputSink({ spillPath: () => ctx.session.outputPath(`bash-${o.id}.log`) });
-  const proc = start(() => spawnShell({ ...o, cwdFile, sink, onChunk: ctx.onOutput, background: false }), o.shell!, sink);
-  let stopped: "timeout" | "aborted" | undefined;
-  let stopping: Promise<void> | undefined;
-  const stop = (why: "timeout" | "aborted") => {
-    if (stopped) return;
-    stopped = why;
-    stopping = proc.stop();
-  };
-  const timer = setTimeout(() => stop("timeout"), timeoutMs);
-  const onAbort = () => stop("aborted");
-  if (ctx.signal.aborted) onAbort();
-  ctx.signal.addEventListener("abort", onAbort, { once: true });
-  let status: Deno.CommandStatus;
-  try {
-    status = await proc.status;
-    if (!stopped) {
-      let timer2: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([proc.pumped, new Promise((r) => (timer2 = setTimeout(r, o.options.drainMs ?? DEFAULT_DRAIN_MS)))]);
-      clearTimeout(timer2);
-    }
-    if (stopping) await stopping;
-  } finally {
-    clearTimeout(timer);
-    ctx.signal.removeEventListener("abort", onAbort);
-  }
-  const drained = proc.isDrained();
-  const lingering = drained && o.tracker.isAlive(o.id);
-  if (!drained) {
-    proc.detach();
-    const file = sink.toFile();
-    o.notes.push(
-      `Note: background processes of this command still run (process group ${proc.pgid}) and hold its output: ` +
-        `what they print from now on goes to "${file}"; they are stopped when the session ends`,
-    );
-  } else if (lingering) {
-    o.notes.push(
-      `Note: background processes of this command still run (process group ${proc.pgid}); they are stopped when the session ends`,
-    );
-  }
-  const cwd = stopped ? ctx.session.cwd : finalCwd(ctx.session, cwdFile, o.notes);
-  Deno.remove(cwdFile).catch(() => {});
-  const head: string[] = [];
-  if (stopped === "timeout") {
-    head.push(
-      `Timed out after ${timeoutMs} ms: the process group was stopped (SIGTERM, then SIGKILL after ${graceMs} ms); output so far:`,
-    );
-  } else if (stopped === "aborted") head.push("Aborted: the process group was stopped; output so far:");
-  else if (status.signal) head.push(`Killed by ${status.signal}`);
-  else if (status.code !== 0) head.push(`Exit code ${status.code}`);
-  const output = sink.text();
-  const text = [...head, output === "" ? "(no output)" : output.replace(/\n$/, ""), ...o.notes].join("\n");
-  return {
-    text,
-    data: {
-      exitCode: status.signal ? null : status.code,
-      signal: status.signal ?? null,
-      timedOut: stopped === "timeout",
-      interrupted: stopped === "aborted",
-      cwd,
-      outputPath: sink.filePath,
-      outputChars: sink.totalChars,
-      backgroundProcesses: !drained || lingering,
-      sandboxed: o.sandboxed,
-      pgid: proc.pgid,
-    },
-  };
 }

@@ -81,21 +81,26 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<z.infer<ty
           `"pattern" is not a valid glob: "${i.pattern}": ${(err as Error).message}`,
         );
       }
-      const { prefix } = splitLiteralPrefix(pattern);
+      const { prefix, rest } = splitLiteralPrefix(pattern);
       const index = sessionIndex(ctx.session);
-      const found: Array<{ rel: string; mtime: number }> = [];
+      const found: Array<{ dir: string; relDir: string; name: string; mtime: number }> = [];
+      const byName = nameOnly(rest);
       const done = index.walk(root.real, {
         prefix,
         respectIgnore: options.respectGitignore ?? true,
         maxDepth: maxDepthOf(pattern),
         signal: ctx.signal,
-        onFile(rel, node, k, dir) {
-          if (re.test(rel)) found.push({ rel, mtime: index.fileMtime(dir, node, k) });
+        match: {
+          key: re.source,
+          test: byName ? (_relDir, name) => byName.test(name) : (relDir, name) => re.test(relDir ? `${relDir}/${name}` : name),
+        },
+        onFile(relDir, name, node, k, dir) {
+          found.push({ dir, relDir, name, mtime: index.fileMtime(dir, node, k) });
         },
       });
       if (!done) throw ctx.signal.reason ?? new AbortedError("Glob was aborted");
-      found.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-      const shown = found.slice(0, limit).map((f) => join(root.requested, f.rel));
+      const top = newest(found, limit);
+      const shown = top.map((f) => join(root.requested, f.relDir, f.name));
       const truncated = found.length > limit;
       const durationMs = Math.round(performance.now() - started);
       const data: GlobResult = { filenames: shown, numFiles: found.length, truncated, durationMs };
@@ -108,9 +113,30 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<z.infer<ty
   });
 }
 
+/**
+ * For a pattern (after its literal prefix) of the form `*.ts` or `**\/*.ts`,
+ * the matcher of the name alone: the walk already stands in the right folders.
+ */
+function nameOnly(rest: string): RegExp | undefined {
+  const tail = rest.startsWith("**/") ? rest.slice(3) : rest;
+  if (tail.includes("/") || tail.includes("**")) return undefined;
+  return globToRegExp(tail);
+}
+
+/** The `limit` newest entries, newest first (ties by path), without sorting all of them. */
+function newest<T extends { relDir: string; name: string; mtime: number }>(all: T[], limit: number): T[] {
+  let pool = all;
+  if (all.length > limit * 4) {
+    const times = Float64Array.from(all, (f) => f.mtime).sort();
+    const cut = times[times.length - limit];
+    pool = all.filter((f) => f.mtime >= cut);
+  }
+  const key = (f: T) => f.relDir ? `${f.relDir}/${f.name}` : f.name;
+  return pool.sort((a, b) => b.mtime - a.mtime || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).slice(0, limit);
+}
+
 /** How deep a pattern can reach (folders below the root), or Infinity for `**` and braces. */
 function maxDepthOf(pattern: string): number {
-  if (pattern.includes("**") || pattern.includes("{")) return Infinity;
-  const segments = pattern.split("/");
-  return segments.some((s, k) => k < segments.length - 1 && s === "") ? Infinity : segments.length - 1;
+  if (pattern.includes("**") || /\{[^}]*\/[^}]*\}/.test(pattern)) return Infinity;
+  return pattern.split("/").length - 1;
 }

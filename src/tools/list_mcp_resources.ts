@@ -11,7 +11,13 @@ import type { McpResourceListing, McpResourceSource } from "../mcp/manager.ts";
 /** Most resources listed in the text for the model; the rest are counted. */
 export const MAX_LISTED_RESOURCES = 500;
 
-const input = z.strictObject({
+/** Input of ListMcpResources. */
+export interface ListMcpResourcesInput {
+  /** One server to list; all when left out. */
+  server?: string;
+}
+
+const input: z.ZodType<ListMcpResourcesInput> = z.strictObject({
   server: z.string().min(1).optional().describe(
     "Name of one MCP server to list; leave out to list every server",
   ),
@@ -30,7 +36,7 @@ const input = z.strictObject({
  */
 export function listMcpResourcesTool(
   source: McpResourceSource,
-): Tool<z.infer<typeof input>, McpResourceListing> {
+): Tool<ListMcpResourcesInput, McpResourceListing> {
   return defineTool({
     name: "ListMcpResources",
     description:

@@ -10,7 +10,15 @@ import { saveMcpBlob } from "../mcp/adapter.ts";
 import type { McpResourceSource } from "../mcp/manager.ts";
 import { defineTool, type Tool } from "../registry/define_tool.ts";
 
-const input = z.strictObject({
+/** Input of ReadMcpResource. */
+export interface ReadMcpResourceInput {
+  /** The server. */
+  server: string;
+  /** The resource URI. */
+  uri: string;
+}
+
+const input: z.ZodType<ReadMcpResourceInput> = z.strictObject({
   server: z.string().min(1).describe("Name of the MCP server that offers the resource"),
   uri: z.string().min(1).describe("URI of the resource, as ListMcpResources shows it"),
 });
@@ -52,7 +60,7 @@ export interface ReadMcpResourceData {
  */
 export function readMcpResourceTool(
   source: McpResourceSource,
-): Tool<z.infer<typeof input>, ReadMcpResourceData> {
+): Tool<ReadMcpResourceInput, ReadMcpResourceData> {
   return defineTool({
     name: "ReadMcpResource",
     description:

@@ -36,16 +36,23 @@ export interface TaskOutputResult {
   waitTimedOut: boolean;
 }
 
-const Input = z.strictObject({
+/** Input of TaskOutput. */
+export interface TaskOutputInput {
+  /** Task id. */
+  task_id: string;
+  /** Wait for the task to finish (default true). */
+  block?: boolean;
+  /** How long a blocking read waits (ms). */
+  timeout?: number;
+}
+
+const Input: z.ZodType<TaskOutputInput> = z.strictObject({
   task_id: z.string().min(1).describe("Id of the task (from Bash run_in_background or a background Agent)"),
   block: z.boolean().optional().describe("Wait for the task to finish before returning (default true)"),
   timeout: z.number().int().min(0).max(MAX_TASK_WAIT_MS).optional().describe(
     `How long a blocking read waits, in ms (default ${DEFAULT_TASK_WAIT_MS}, max ${MAX_TASK_WAIT_MS})`,
   ),
 });
-
-/** Input of TaskOutput. */
-export type TaskOutputInput = z.infer<typeof Input>;
 
 /**
  * The task `id` of the session, or a {@link NotFoundError} naming the known ones.
@@ -66,7 +73,9 @@ export function findTask(session: Session, id: string): TaskHandle {
   const known = [...tasks.keys()];
   throw new NotFoundError(
     `No task "${id}"${
-      known.length ? `: known tasks are ${known.map((k) => `"${k}"`).join(", ")}` : ": this session has no tasks"
+      known.length
+        ? `: known tasks are ${known.map((k) => `"${k}"`).join(", ")}`
+        : ": this session has no tasks"
     }`,
   );
 }
@@ -89,7 +98,10 @@ async function waitFor(task: TaskHandle, ms: number, signal: AbortSignal): Promi
 }
 
 /** The TaskOutput tool. */
-export const taskOutputTool: Tool<TaskOutputInput, TaskOutputResult> = defineTool<TaskOutputInput, TaskOutputResult>({
+export const taskOutputTool: Tool<TaskOutputInput, TaskOutputResult> = defineTool<
+  TaskOutputInput,
+  TaskOutputResult
+>({
   name: "TaskOutput",
   description: "Returns the status, exit code and output (its last part when long) of a background task. " +
     `By default waits up to ${DEFAULT_TASK_WAIT_MS} ms for the task to finish; block=false returns at once.`,
@@ -119,11 +131,15 @@ export const taskOutputTool: Tool<TaskOutputInput, TaskOutputResult> = defineToo
         exitCode !== undefined ? `, exit code ${exitCode}` : ""
       }`,
     ];
-    if (waitTimedOut) lines.push(`Waited ${waitMs} ms and the task is still running: read again later or stop it`);
+    if (waitTimedOut) {
+      lines.push(`Waited ${waitMs} ms and the task is still running: read again later or stop it`);
+    }
     if (result === undefined) {
       lines.push(`Output (${tail.totalBytes} bytes, written to "${task.outputPath}"):`);
       if (tail.skippedBytes > 0) {
-        lines.push(`[… the first ${tail.skippedBytes} bytes are not shown: read them from the file with Read …]`);
+        lines.push(
+          `[… the first ${tail.skippedBytes} bytes are not shown: read them from the file with Read …]`,
+        );
       }
     }
     lines.push(output === "" ? "(no output yet)" : output.replace(/\n$/, ""));

@@ -24,18 +24,24 @@ export interface TaskStopResult {
   stopped: boolean;
 }
 
-const Input = z.strictObject({
+/** Input of TaskStop. */
+export interface TaskStopInput {
+  /** Id of the task to stop. */
+  task_id?: string;
+  /** Old name of `task_id`. */
+  shell_id?: string;
+}
+
+const Input: z.ZodType<TaskStopInput> = z.strictObject({
   task_id: z.string().min(1).optional().describe("Id of the task to stop"),
   shell_id: z.string().min(1).optional().describe("Old name of task_id, still accepted"),
 });
 
-/** Input of TaskStop. */
-export type TaskStopInput = z.infer<typeof Input>;
-
 /** The TaskStop tool. */
 export const taskStopTool: Tool<TaskStopInput, TaskStopResult> = defineTool<TaskStopInput, TaskStopResult>({
   name: "TaskStop",
-  description: "Stops a background task: kills a Bash task's whole process group, or stops a background agent.",
+  description:
+    "Stops a background task: kills a Bash task's whole process group, or stops a background agent.",
   sideEffect: "Execute",
   input: Input,
   programs: ["bash"],

@@ -6,14 +6,14 @@ export function groupMembers(pgid: number): number[] {
   return processTable().filter((p) => p.pgid === pgid && isLive(p)).map((p) => p.pid);
 }
 
-/** Live processes whose command line contains `needle` (for escapees that left the group). */
+/** Live processes whose command line starts with `needle` (for escapees that left the group). */
 export function processesWith(needle: string): number[] {
   const pids: number[] = [];
   for (const p of processTable()) {
     if (!isLive(p)) continue;
     try {
       const cmd = Deno.readTextFileSync(`/proc/${p.pid}/cmdline`).replaceAll("\0", " ");
-      if (cmd.includes(needle)) pids.push(p.pid);
+      if (cmd.startsWith(needle)) pids.push(p.pid);
     } catch {
       // ended meanwhile
     }

@@ -216,3 +216,28 @@ Deno.test("paddock exec WebFetch under the computed flags reaches only the --all
   assert.equal(refused.code, 1);
   assert.match(refused.err, /^Error: /);
 });
+
+Deno.test("The project's .mcp.json is connected by tools and exec, and perms grants its programs", async () => {
+  await using ws = await tempWorkspace();
+  await ws.write(
+    ".mcp.json",
+    JSON.stringify({
+      mcpServers: {
+        everything: { command: Deno.execPath(), args: ["run", "-A", "npm:@modelcontextprotocol/server-everything@2026.8.31", "stdio"] },
+      },
+    }),
+  );
+  const perms = await paddock(["perms", "--json", "--root", ws.dir], { cwd: ws.dir });
+  assert.equal(perms.code, 0, perms.err);
+  assert.ok(JSON.parse(perms.out).flags.some((f: string) => f.startsWith("--allow-run=") && f.includes(Deno.execPath())));
+  const tools = await paddock(["tools", "--quiet", "--root", ws.dir], { cwd: ws.dir });
+  assert.equal(tools.code, 0, tools.err);
+  assert.match(tools.out, /^mcp__everything__echo /m);
+  assert.match(tools.out, /^ListMcpResources /m);
+  const echo = await paddock(
+    ["exec", "--quiet", "--root", ws.dir, "--allow", "mcp__everything", "mcp__everything__echo", '{"message":"hi from paddock"}'],
+    { cwd: ws.dir },
+  );
+  assert.equal(echo.code, 0, echo.err);
+  assert.match(echo.out, /hi from paddock/);
+});

@@ -6,7 +6,7 @@ import { type AgentOptions, runAgent, runAgentToEnd } from "../../src/loop/agent
 import { type ChatMessage, createModelClient } from "../../src/loop/client.ts";
 import type { AgentEvent } from "../../src/loop/events.ts";
 import { sessionModel } from "../../src/loop/model_config.ts";
-import { sessionConfig } from "../../src/tools/config.ts";
+import { configTool, sessionConfig } from "../../src/tools/config.ts";
 import { startFakeLlm } from "../_helpers/fake_llm.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
@@ -325,4 +325,43 @@ Deno.test("session events such as todos reach the event stream", async () => {
   );
   const session = events.find((e) => e.type === "session");
   assert.equal(session?.type === "session" && session.event.type, "todos");
+});
+
+Deno.test("tool calls that arrive without ids get ids the tool messages echo", async () => {
+  await using ws = await tempWorkspace();
+  await using llm = await startFakeLlm([
+    {
+      toolCalls: [{ id: "", name: "Echo", arguments: { text: "a" } }, {
+        id: "",
+        name: "Echo",
+        arguments: { text: "b" },
+      }],
+    },
+    { text: "ok" },
+  ]);
+  const result = await runAgentToEnd(
+    options(llm.baseUrl, [echo], { prompt: "go", runOptions: { session: ws.session } }),
+  );
+  assert.equal(result.stopReason, "completed");
+  const sent = [...llm.requests[1].toolResults.entries()];
+  assert.equal(sent.length, 2);
+  assert.ok(sent.every(([id]) => /^call_/.test(id)));
+  assert.deepEqual(sent.map(([, text]) => text), ["echo: a", "echo: b"]);
+  assert.deepEqual(llm.problems, []);
+});
+
+Deno.test("the Config tool switches the model for the next turn and saves it to the settings file", async () => {
+  await using ws = await tempWorkspace();
+  await using llm = await startFakeLlm([
+    { toolCalls: [{ name: "Config", arguments: { setting: "model", value: "bigger-model" } }] },
+    { text: "switched" },
+  ]);
+  await runAgentToEnd(options(llm.baseUrl, [configTool], {
+    prompt: "use the bigger model",
+    model: () => sessionModel(ws.session, "small-model"),
+    runOptions: { session: ws.session, approver: () => Promise.resolve(true) },
+  }));
+  assert.deepEqual(llm.requests.map((r) => r.body.model), ["small-model", "bigger-model"]);
+  const saved = JSON.parse(await Deno.readTextFile(ws.path(".paddock/settings.json")));
+  assert.equal(saved.model, "bigger-model");
 });

@@ -226,3 +226,29 @@ Deno.test("HTTP: a server that goes away loses its tools and they return when it
   await reconnected;
   assert.ok(rt.registry.has("mcp__remote__Slow"));
 });
+
+Deno.test("HTTP: a server that goes away is noticed without a call, and a failed server can be reconnected by hand", async () => {
+  await using ws = await tempWorkspace();
+  const remote = remoteRuntime(ws.dir);
+  await using _remoteRt = remote.rt;
+  const http = serveMcpHttp(remote.rt, { port: 0 });
+  const config = await ws.write(
+    "mcp.json",
+    JSON.stringify({ mcpServers: { remote: { type: "http", url: http.url } } }),
+  );
+  await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
+  const hub = eventHub();
+  const manager = await attachMcpServers(rt, config, { onEvent: hub.onEvent, reconnect: { maxAttempts: 0 } });
+  const disconnected = nextEvent(hub.target, "disconnected");
+  await http.close();
+  assert.match((await disconnected).message!, /the HTTP server stopped answering/);
+  assert.ok(!rt.registry.has("mcp__remote__Slow"));
+  const later = await rt.run("mcp__remote__Slow", {});
+  assert.equal(later.error?.code, "unavailable");
+  assert.equal(manager.status()[0].state, "failed"); // no reconnect attempts allowed
+
+  // a manual reconnect once the server is back
+  await using _again = serveMcpHttp(remote.rt, { port: http.port });
+  assert.equal((await manager.reconnect("remote")).state, "connected");
+  assert.ok(rt.registry.has("mcp__remote__Slow"));
+});

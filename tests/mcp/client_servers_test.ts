@@ -118,11 +118,11 @@ Deno.test("server-everything: ListMcpResources and ReadMcpResource, blobs saved 
   assert.equal((await Deno.stat(file)).size, data.contents[0].bytes);
 });
 
-Deno.test("server-filesystem: destructive tools are Mutating, writes land in the workspace, roots are offered", async () => {
+Deno.test("server-filesystem: started with no folder, it works in the roots Paddock offers; destructive tools are Mutating", async () => {
   await using ws = await tempWorkspace();
   const config = await ws.write(
     ".mcp.json",
-    JSON.stringify({ mcpServers: { fs: { command: "deno", args: ["run", "-A", FILESYSTEM, ws.dir] } } }),
+    JSON.stringify({ mcpServers: { fs: { command: "deno", args: ["run", "-A", FILESYSTEM] } } }),
   );
   await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
   const manager = await attachMcpServers(rt, config, { startTimeoutMs: START_TIMEOUT_MS });

@@ -7,6 +7,8 @@ import {
   sideEffectFromAnnotations,
 } from "../../src/mcp/adapter.ts";
 import { loadMcpConfig, parseMcpConfig } from "../../src/mcp/config.ts";
+import { mcpResourceTools } from "../../src/mcp/manager.ts";
+import { ToolRegistry } from "../../src/registry/registry.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
 Deno.test("parseMcpConfig reads stdio and http servers in the .mcp.json shape", () => {
@@ -176,4 +178,23 @@ Deno.test("MCP results map text, images, audio, links and embedded resources", a
     server: "s",
   });
   assert.equal(structured.text, '{\n  "t": 1\n}');
+});
+
+Deno.test("ListMcpResources and ReadMcpResource have strict, described wire schemas", () => {
+  const source = {
+    serverNames: [],
+    listResources: () => Promise.resolve({ resources: [], templates: [], errors: [] }),
+    readResource: () => Promise.resolve({ contents: [] }),
+  };
+  const defs = new ToolRegistry(mcpResourceTools(source)).definitions();
+  assert.deepEqual(defs.map((d) => d.function.name), ["ListMcpResources", "ReadMcpResource"]);
+  for (const d of defs) {
+    const p = d.function.parameters as {
+      additionalProperties: boolean;
+      properties: Record<string, { description?: string }>;
+    };
+    assert.equal(p.additionalProperties, false, d.function.name);
+    for (const [k, v] of Object.entries(p.properties)) assert.ok(v.description, `${d.function.name}.${k}`);
+  }
+  assert.deepEqual((defs[1].function.parameters as { required: string[] }).required, ["server", "uri"]);
 });

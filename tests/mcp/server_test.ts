@@ -169,7 +169,7 @@ Deno.test("HTTP server mode: confirmations are asked through the client's elicit
   }
 });
 
-Deno.test("HTTP server mode refuses requests without a session and other paths", async () => {
+Deno.test("HTTP server mode refuses other paths, missing or unknown sessions and foreign Host headers", async () => {
   await using ws = await tempWorkspace();
   await using rt = createRuntime({ roots: [ws.dir], tools: [] });
   await using http = serveMcpHttp(rt, { port: 0 });
@@ -190,6 +190,23 @@ Deno.test("HTTP server mode refuses requests without a session and other paths",
   });
   assert.equal(stale.status, 404);
   assert.match((await stale.json()).error.message, /Unknown MCP session "nope"/);
+
+  // DNS rebinding: a page on another name that resolves to 127.0.0.1 sends its own Host header
+  // (fetch always sends the real one, so this request is written by hand)
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+  });
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: http.port });
+  await conn.write(new TextEncoder().encode(
+    `POST /mcp HTTP/1.1\r\nHost: evil.example:${http.port}\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+  ));
+  const reply = await new Response(conn.readable).text();
+  assert.match(reply, /^HTTP\/1\.1 403/);
+  assert.match(reply, /Invalid Host header: evil\.example/);
 });
 
 Deno.test("paddock mcp --http serves until the signal, printing its URL", async () => {
@@ -225,6 +242,63 @@ Deno.test("paddock mcp --http serves until the signal, printing its URL", async 
     assert.ok(names.includes("Read"), names.join());
     const read = await client.callTool({ name: "Read", arguments: { file_path: ws.path("a.txt") } });
     assert.match((read.content as { text: string }[])[0].text, /1\thello/);
+  } finally {
+    await client.close();
+    controller.abort();
+  }
+  assert.equal(await run, 0);
+});
+
+Deno.test("paddock mcp --mcp-config proxies another server's tools, annotations kept", async () => {
+  await using ws = await tempWorkspace();
+  const config = await ws.write(
+    "proxied.json",
+    JSON.stringify({
+      mcpServers: {
+        ev: {
+          command: Deno.execPath(),
+          args: ["run", "-A", "npm:@modelcontextprotocol/server-everything@2026.8.31", "stdio"],
+        },
+      },
+    }),
+  );
+  const controller = new AbortController();
+  let sawUrl!: (url: string) => void;
+  const urlP = new Promise<string>((r) => (sawUrl = r));
+  const errs: string[] = [];
+  const run = main([
+    "mcp",
+    "--http",
+    "--root",
+    ws.dir,
+    "--output-dir",
+    ws.session.outputDir(),
+    "--mcp-config",
+    config,
+  ], {
+    out: () => {},
+    err: (t) => {
+      errs.push(t);
+      const m = /serving \d+ tools at (http:\/\/\S+)/.exec(t);
+      if (m) sawUrl(m[1]);
+    },
+    stdin: new ReadableStream(),
+    isTerminal: false,
+    env: Deno.env.toObject(), // proxies and certificates, in case the server must be downloaded
+    cwd: ws.dir,
+    signal: controller.signal,
+  });
+  const url = await Promise.race([
+    urlP,
+    run.then(() => assert.fail(`paddock mcp stopped: ${errs.join("")}`)),
+  ]);
+  const client = await connectHttp(url, new Client({ name: "sdk-test", version: "1" }));
+  try {
+    const echo = (await client.listTools()).tools.find((t) => t.name === "mcp__ev__echo");
+    assert.ok(echo, errs.join(""));
+    assert.equal(echo.annotations?.readOnlyHint, true);
+    const r = await client.callTool({ name: "mcp__ev__echo", arguments: { message: "through two hops" } });
+    assert.deepEqual(r.content, [{ type: "text", text: "Echo: through two hops" }]);
   } finally {
     await client.close();
     controller.abort();

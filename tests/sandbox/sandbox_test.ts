@@ -9,20 +9,26 @@ import { groupMembers, processesWith, waitUntil } from "../_helpers/groups.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
 const HAS_BWRAP = Deno.build.os === "linux" &&
-  new Deno.Command("bash", { args: ["-c", "command -v bwrap"], stdout: "null", stderr: "null" }).outputSync().success;
+  new Deno.Command("bash", { args: ["-c", "command -v bwrap"], stdout: "null", stderr: "null" }).outputSync()
+    .success;
 if (!HAS_BWRAP && Deno.build.os === "linux") {
   console.warn("sandbox_test: bubblewrap (bwrap) is not installed, so the Linux sandbox tests are skipped");
 }
 
 async function inSandbox(
-  fn: (run: (command: string, extra?: Record<string, unknown>) => Promise<BashOut>, session: Session) => Promise<void>,
+  fn: (
+    run: (command: string, extra?: Record<string, unknown>) => Promise<BashOut>,
+    session: Session,
+  ) => Promise<void>,
   options: BashOptions = { sandbox: true },
 ): Promise<void> {
   await using ws = await tempWorkspace();
   ws.session.setMode("bypassPermissions");
   const registry = new ToolRegistry([createBashTool({ graceMs: 500, ...options }), taskStopTool]);
   const run = async (command: string, extra: Record<string, unknown> = {}) => {
-    const r = await runTool(registry, { name: "Bash", input: { command, ...extra } }, { session: ws.session });
+    const r = await runTool(registry, { name: "Bash", input: { command, ...extra } }, {
+      session: ws.session,
+    });
     return { ok: r.ok, text: r.text, data: r.data as BashResult & { taskId?: string; pgid: number } };
   };
   try {
@@ -60,9 +66,14 @@ Deno.test({
   ignore: !HAS_BWRAP,
   fn: async () => {
     const controller = new AbortController();
-    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, signal: controller.signal, onListen: () => {} }, () =>
-      new Response("reachable"));
-    const probe = `exec 3<>/dev/tcp/127.0.0.1/${server.addr.port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+    const server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      signal: controller.signal,
+      onListen: () => {},
+    }, () => new Response("reachable"));
+    const probe =
+      `exec 3<>/dev/tcp/127.0.0.1/${server.addr.port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
     try {
       await inSandbox(async (run) => {
         const r = await run(probe);
@@ -108,7 +119,9 @@ Deno.test({
       }, { session: ws.session });
       const taskId = (bg.data as { taskId: string }).taskId;
       assert.ok(await waitUntil(() => processesWith(`sleep ${n}.37`).length === 1), "the escapee started");
-      const stop = await runTool(registry, { name: "TaskStop", input: { task_id: taskId } }, { session: ws.session });
+      const stop = await runTool(registry, { name: "TaskStop", input: { task_id: taskId } }, {
+        session: ws.session,
+      });
       assert.ok(stop.ok, stop.text);
       assert.ok(await waitUntil(() => processesWith(`sleep ${n}.3`).length === 0), "no sleep survives");
     } finally {
@@ -125,7 +138,11 @@ Deno.test("Bash fails closed with a reason and a fix when the sandbox cannot sta
       r.text,
       /^Error: Cannot start the Bash sandbox: "\/nonexistent\/bwrap" was not found: install bubblewrap .*, or turn the sandbox off/,
     );
-    assert.throws(() => Deno.statSync(`${session.roots[0]}/ran`), Deno.errors.NotFound, "nothing ran unsandboxed");
+    assert.throws(
+      () => Deno.statSync(`${session.roots[0]}/ran`),
+      Deno.errors.NotFound,
+      "nothing ran unsandboxed",
+    );
   }, { sandbox: { program: "/nonexistent/bwrap" } });
 });
 

@@ -36,7 +36,9 @@ async function startChildRuntime(root: string, outputDir: string): Promise<Child
 
 function ledgerFiles(root: string): string[] {
   try {
-    return [...Deno.readDirSync(defaultLedgerDir(root))].map((e) => e.name).filter((n) => n.endsWith(".json"));
+    return [...Deno.readDirSync(defaultLedgerDir(root))].map((e) => e.name).filter((n) =>
+      n.endsWith(".json")
+    );
   } catch {
     return [];
   }
@@ -49,6 +51,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     assert.equal(child.pgids.length, 2);
     for (const pgid of child.pgids) assert.ok(groupMembers(pgid).length > 0, `group ${pgid} runs`);
     assert.equal(ledgerFiles(ws.dir).length, 1, "the ledger records the groups");
+    assert.equal(Deno.readTextFileSync(join(defaultLedgerDir(ws.dir), ".gitignore")), "*\n");
     child.process.kill(signal);
     const status = await child.process.status;
     await child.stdin.close().catch(() => {});

@@ -28,7 +28,10 @@ Deno.test("OutputSink past its memory limit keeps head and tail and the whole ou
   assert.equal(sink.totalChars, all.length);
   assert.ok(text.startsWith(all.slice(0, HEAD_CHARS)));
   assert.ok(text.endsWith(all.slice(all.length - TAIL_CHARS)));
-  assert.match(text, new RegExp(`\\[… ${all.length - HEAD_CHARS - TAIL_CHARS} of ${all.length} characters cut here`));
+  assert.match(
+    text,
+    new RegExp(`\\[… ${all.length - HEAD_CHARS - TAIL_CHARS} of ${all.length} characters cut here`),
+  );
   assert.ok(text.length < 30_000, "fits the runner's cap, so it is not cut twice");
   assert.equal(Deno.readTextFileSync(path), all);
 });
@@ -50,5 +53,9 @@ Deno.test("readOutputTail returns the end of a file without splitting a UTF-8 ch
   assert.equal(tail.text, "éé");
   assert.equal(tail.totalBytes, 20);
   assert.equal(tail.skippedBytes, 16);
-  assert.deepEqual(await readOutputTail(ws.path("missing.log")), { text: "", totalBytes: 0, skippedBytes: 0 });
+  assert.deepEqual(await readOutputTail(ws.path("missing.log")), {
+    text: "",
+    totalBytes: 0,
+    skippedBytes: 0,
+  });
 });

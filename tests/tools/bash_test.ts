@@ -85,7 +85,8 @@ Deno.test("Bash keeps memory bounded on 200 MB of output and keeps the full outp
 Deno.test("Bash streams output chunk by chunk before the command exits", async () => {
   await withSession(async (ws) => {
     // each line waits for the test to acknowledge the previous one: only streaming lets it finish
-    const command = "for i in 1 2 3; do echo tick $i; while [ ! -e ack$i ]; do sleep 0.05; done; done; echo end";
+    const command =
+      "for i in 1 2 3; do echo tick $i; while [ ! -e ack$i ]; do sleep 0.05; done; done; echo end";
     const seen: string[] = [];
     const r = await bash(ws.session, { command, timeout: 30_000 }, {
       onEvent: (e) => {
@@ -103,9 +104,9 @@ Deno.test("Bash streams output chunk by chunk before the command exits", async (
 
 Deno.test("Bash interleaves stdout and stderr and states a non-zero exit first", async () => {
   await withSession(async (ws) => {
-    const r = await bash(ws.session, { command: "echo out; sleep 0.1; echo err >&2; sleep 0.1; echo out2; exit 3" });
+    const r = await bash(ws.session, { command: "echo out; echo err >&2; echo out2; echo err2 >&2; exit 3" });
     assert.ok(r.ok);
-    assert.equal(r.text, "Exit code 3\nout\nerr\nout2");
+    assert.equal(r.text, "Exit code 3\nout\nerr\nout2\nerr2");
     assert.equal(r.data.exitCode, 3);
   });
 });

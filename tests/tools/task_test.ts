@@ -38,7 +38,8 @@ Deno.test("A background Bash task can be started, polled, waited on with a timeo
     // poll until the first line is in the file
     let poll: TaskOutputResult | undefined;
     for (let i = 0; i < 200 && !poll?.output.includes("ready"); i++) {
-      poll = (await call(session, "TaskOutput", { task_id: started.taskId, block: false })).data as TaskOutputResult;
+      poll = (await call(session, "TaskOutput", { task_id: started.taskId, block: false }))
+        .data as TaskOutputResult;
       if (!poll.output.includes("ready")) await new Promise((r) => setTimeout(r, 25));
     }
     assert.equal(poll?.status, "running");

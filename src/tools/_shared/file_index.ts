@@ -34,7 +34,9 @@ export interface DirNode {
   /** Ignore files present, with their mtimes. */
   readonly ignoreStamps: ReadonlyArray<readonly [string, number]>;
   /** Rules without and with `.gitignore` (built on first use). */
-  layers?: [IgnoreLayer | null, IgnoreLayer | null];
+  layers?: [IgnoreLayer[] | undefined, IgnoreLayer[] | undefined];
+  /** Files that passed a keyed match, per key, with the ignore chain they were checked against. */
+  matches?: Map<string, { chain: readonly IgnoreLayer[]; hits: Uint32Array }>;
 }
 
 /** Options of {@link FileIndex.walk}. */
@@ -54,8 +56,14 @@ export interface WalkOptions {
    * it even when ignored, false drops it, undefined leaves it to the rules.
    */
   fileOverride?: (rel: string, name: string) => boolean | undefined;
-  /** Called for each file with its path relative to the root; return false to stop. */
-  onFile: (rel: string, node: DirNode, index: number, dir: string) => boolean | void;
+  /**
+   * Tests each file (folder path relative to the root, `""` at the root, and
+   * name). With a `key`, the files of an unchanged folder that passed are
+   * remembered and not tested again on the next walk with the same key.
+   */
+  match?: { key?: string; test: (relDir: string, name: string) => boolean };
+  /** Called for each file that is kept; return false to stop. */
+  onFile: (relDir: string, name: string, node: DirNode, index: number, dir: string) => boolean | void;
 }
 
 /**
@@ -68,7 +76,7 @@ export interface WalkOptions {
  * Deno.writeTextFileSync(`${dir}/a.txt`, "x");
  * const index = new FileIndex();
  * const seen: string[] = [];
- * index.walk(dir, { onFile: (rel) => void seen.push(rel) });
+ * index.walk(dir, { onFile: (_relDir, name) => void seen.push(name) });
  * console.assert(seen.join() === "a.txt");
  * Deno.removeSync(dir, { recursive: true });
  * ```
@@ -122,12 +130,14 @@ export class FileIndex {
     for (const seg of options.prefix ? options.prefix.split("/").filter((s) => s && s !== ".") : []) {
       const node = this.node(start.dir);
       if (!node || !node.dirs.includes(seg) || seg === ".git") return true;
-      const f: Frame = this.#enter(start, node, respect);
+      const f = this.#enter(start, node, respect);
       const abs = join(start.dir, seg);
       if (respect && isIgnored(f.chain, abs, seg, true)) return true;
-      start = { ...f, dir: abs, rel: f.rel ? `${f.rel}/${seg}` : seg, depth: start.depth + 1 };
+      start = { ...f, dir: abs, rel: start.rel ? `${start.rel}/${seg}` : seg, depth: start.depth + 1 };
     }
     const stack: Frame[] = [start];
+    const { match, fileOverride: override, onFile, skipDir } = options;
+    const cacheKey = match?.key !== undefined && !override ? `${match.key}\0${respect}\0${root}` : undefined;
     let visited = 0;
     while (stack.length) {
       if ((++visited & 63) === 0 && options.signal?.aborted) return false;
@@ -136,15 +146,23 @@ export class FileIndex {
       if (!node) continue;
       const f = this.#enter(frame, node, respect);
       const checks = respect && f.chain.length > 0;
-      const files = node.files;
-      const override = options.fileOverride;
-      for (let i = 0; i < files.length; i++) {
-        const name = files[i];
-        const rel = frame.rel ? `${frame.rel}/${name}` : name;
-        const decided = override?.(rel, name);
-        if (decided === false) continue;
-        if (decided !== true && checks && isIgnored(f.chain, `${frame.dir}/${name}`, name, false)) continue;
-        if (options.onFile(rel, node, i, frame.dir) === false) return false;
+      const { files } = node;
+      const key = cacheKey === undefined ? undefined : `${cacheKey}\0${frame.rel}`;
+      const cached = key === undefined ? undefined : node.matches?.get(key);
+      if (cached && sameChain(cached.chain, f.chain)) {
+        for (const i of cached.hits) if (onFile(frame.rel, files[i], node, i, frame.dir) === false) return false;
+      } else {
+        const hits: number[] = [];
+        for (let i = 0; i < files.length; i++) {
+          const name = files[i];
+          const decided = override?.(frame.rel ? `${frame.rel}/${name}` : name, name);
+          if (decided === false) continue;
+          if (decided !== true && checks && isIgnored(f.chain, `${frame.dir}/${name}`, name, false)) continue;
+          if (match && !match.test(frame.rel, name)) continue;
+          hits.push(i);
+          if (onFile(frame.rel, name, node, i, frame.dir) === false) return false;
+        }
+        if (key !== undefined) (node.matches ??= new Map()).set(key, { chain: f.chain, hits: Uint32Array.from(hits) });
       }
       if (frame.depth >= maxDepth) continue;
       for (const name of node.dirs) {
@@ -152,23 +170,31 @@ export class FileIndex {
         const abs = `${frame.dir}/${name}`;
         if (checks && isIgnored(f.chain, abs, name, true)) continue;
         const rel = frame.rel ? `${frame.rel}/${name}` : name;
-        if (options.skipDir?.(rel, name)) continue;
+        if (skipDir?.(rel, name)) continue;
         stack.push({ dir: abs, rel, chain: f.chain, inGit: f.inGit, depth: frame.depth + 1 });
       }
     }
     return true;
   }
 
-  #enter<F extends { dir: string; chain: IgnoreLayer[]; inGit: boolean }>(
-    frame: F,
-    node: DirNode,
-    respect: boolean,
-  ): F {
+  #enter(frame: { dir: string; chain: IgnoreLayer[]; inGit: boolean }, node: DirNode, respect: boolean): {
+    chain: IgnoreLayer[];
+    inGit: boolean;
+  } {
     if (!respect) return frame;
+    let chain = frame.chain;
+    // a repository root: the .gitignore files above it stop applying (as in rg)
+    if (node.hasGit && chain.some((l) => l.git)) chain = chain.filter((l) => !l.git);
     const inGit = frame.inGit || node.hasGit;
-    const layer = layerOf(frame.dir, node, inGit);
-    return layer ? { ...frame, inGit, chain: [...frame.chain, layer] } : { ...frame, inGit };
+    const layers = layersOf(frame.dir, node, inGit);
+    return { chain: layers.length ? [...chain, ...layers] : chain, inGit };
   }
+}
+
+function sameChain(a: readonly IgnoreLayer[], b: readonly IgnoreLayer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function readNode(dir: string, mtime: number): DirNode | undefined {
@@ -184,7 +210,7 @@ function readNode(dir: string, mtime: number): DirNode | undefined {
           continue;
         }
         files.push(e.name);
-        if (IGNORE_FILES.includes(e.name)) ignoreStamps.push([e.name, statMtime(join(dir, e.name))]);
+        if (e.name.charCodeAt(0) === 46 && IGNORE_FILES.includes(e.name)) ignoreStamps.push([e.name, statMtime(join(dir, e.name))]);
       } else if (e.isDirectory) {
         dirs.push(e.name);
         if (e.name === ".git") hasGit = true;
@@ -218,35 +244,20 @@ function statMtime(path: string): number {
   }
 }
 
-function layerOf(dir: string, node: DirNode, inGit: boolean): IgnoreLayer | null {
-  if (node.ignoreStamps.length === 0 && !node.hasGit) return null;
-  node.layers ??= [undefined as never, undefined as never];
+function layersOf(dir: string, node: DirNode, inGit: boolean): IgnoreLayer[] {
+  if (node.ignoreStamps.length === 0 && !node.hasGit) return [];
+  node.layers ??= [undefined, undefined];
   const k = inGit ? 1 : 0;
-  if (node.layers[k] === undefined) {
-    node.layers[k] = buildLayer(
-      dir,
-      node.ignoreStamps.map(([n]) => n),
-      inGit,
-      node.hasGit,
-    );
-  }
-  return node.layers[k];
+  return node.layers[k] ??= buildLayers(dir, node.ignoreStamps.map(([n]) => n), inGit, node.hasGit);
 }
 
-function buildLayer(
-  dir: string,
-  present: readonly string[],
-  inGit: boolean,
-  hasGit: boolean,
-): IgnoreLayer | null {
-  const texts: string[] = [];
-  if (inGit && hasGit) texts.push(readText(join(dir, ".git", "info", "exclude")));
-  for (const name of IGNORE_FILES) {
-    if (!present.includes(name) || (name === ".gitignore" && !inGit)) continue;
-    texts.push(readText(join(dir, name)));
-  }
-  const layer = ignoreLayer(dir, texts);
-  return layer.rules.length ? layer : null;
+/** The layers of one folder: git's (`.git/info/exclude`, `.gitignore`) below the others (`.ignore`, `.rgignore`). */
+function buildLayers(dir: string, present: readonly string[], inGit: boolean, hasGit: boolean): IgnoreLayer[] {
+  const git: string[] = [];
+  if (inGit && hasGit) git.push(readText(join(dir, ".git", "info", "exclude")));
+  if (inGit && present.includes(".gitignore")) git.push(readText(join(dir, ".gitignore")));
+  const plain = [".ignore", ".rgignore"].filter((n) => present.includes(n)).map((n) => readText(join(dir, n)));
+  return [ignoreLayer(dir, git, { git: true }), ignoreLayer(dir, plain)].filter((l) => l.rules.length > 0);
 }
 
 function readText(path: string): string {
@@ -257,24 +268,22 @@ function readText(path: string): string {
   }
 }
 
-/** Ignore layers of the folders above `root` (shallowest first), and whether `root` is in a git repository. */
+/** Ignore layers of the folders above `root` (shallowest first), and whether one of them is a git repository. */
 function ancestorLayers(root: string): { chain: IgnoreLayer[]; inGit: boolean } {
   const dirs: string[] = [];
   for (let d = dirname(root);; d = dirname(d)) {
     dirs.unshift(d);
     if (dirname(d) === d) break;
   }
-  let inGit = exists(join(root, ".git"));
-  const gitAt = dirs.map((d) => exists(join(d, ".git")));
-  const chain: IgnoreLayer[] = [];
-  dirs.forEach((d, i) => {
-    const below = gitAt.slice(0, i + 1).some(Boolean);
-    inGit ||= gitAt[i];
+  let inGit = false;
+  let chain: IgnoreLayer[] = [];
+  for (const d of dirs) {
+    const hasGit = exists(join(d, ".git"));
+    if (hasGit) chain = chain.filter((l) => !l.git);
+    inGit ||= hasGit;
     const present = IGNORE_FILES.filter((n) => exists(join(d, n)));
-    if (present.length === 0 && !gitAt[i]) return;
-    const layer = buildLayer(d, present, below, gitAt[i]);
-    if (layer) chain.push(layer);
-  });
+    if (present.length > 0 || hasGit) chain.push(...buildLayers(d, present, inGit, hasGit));
+  }
   return { chain, inGit };
 }
 

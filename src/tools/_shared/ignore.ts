@@ -26,6 +26,8 @@ export interface IgnoreLayer {
   readonly base: string;
   /** Characters to cut from an absolute path to make it relative to `base`. */
   readonly cut: number;
+  /** Whether the rules come from git's files (`.gitignore`, `.git/info/exclude`), which stop at a repository root. */
+  readonly git: boolean;
   /** Rules, lowest precedence first. */
   readonly rules: readonly Rule[];
   /** When no rule negates: one RegExp per (dir?, anchored?) for a single test. */
@@ -45,7 +47,7 @@ export interface IgnoreLayer {
  * console.assert(!isIgnored([layer], "/r/a/build", "build", true));
  * ```
  */
-export function ignoreLayer(base: string, texts: readonly string[]): IgnoreLayer {
+export function ignoreLayer(base: string, texts: readonly string[], options: { git?: boolean } = {}): IgnoreLayer {
   const rules: Rule[] = [];
   for (const text of texts) {
     for (const raw of text.split(/\r?\n/)) {
@@ -55,6 +57,7 @@ export function ignoreLayer(base: string, texts: readonly string[]): IgnoreLayer
   }
   return {
     base,
+    git: options.git ?? false,
     cut: base.endsWith("/") ? base.length : base.length + 1,
     rules,
     fast: rules.some((r) => r.negate) ? undefined : fastOf(rules),

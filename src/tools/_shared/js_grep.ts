@@ -163,9 +163,8 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
       signal: o.signal,
       skipDir: (rel, name) => filter.skipDir(rel, name),
       fileOverride: (rel, name) => filter.override(rel, name),
-      onFile: (rel, _node, _i, dir) => {
-        const name = rel.slice(rel.lastIndexOf("/") + 1);
-        if (filter.typeOk(name)) files.push({ rel, abs: `${dir}/${name}` });
+      onFile: (relDir, name, _node, _i, dir) => {
+        if (filter.typeOk(name)) files.push({ rel: relDir ? `${relDir}/${name}` : name, abs: `${dir}/${name}` });
       },
     });
     files.sort((a, b) => comparePaths(a.rel, b.rel));

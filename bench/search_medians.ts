@@ -1,0 +1,153 @@
+/**
+ * The numbers for the report: the Glob and Grep benchmark cases run
+ * interleaved (baseline, tool, baseline, tool…) so machine noise hits both
+ * sides alike, and printed as a Markdown table of medians and median ratios.
+ *
+ * `deno run -A bench/search_medians.ts [rounds=9] [grep|glob]`
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { ToolRegistry } from "../src/registry/registry.ts";
+import { runTool } from "../src/registry/run_tool.ts";
+import { Session } from "../src/registry/session.ts";
+import { splitLiteralPrefix } from "../src/tools/_shared/glob_match.ts";
+import { locateRipgrep, rgArgs } from "../src/tools/_shared/ripgrep.ts";
+import { createGlobTool } from "../src/tools/glob.ts";
+import { createGrepTool } from "../src/tools/grep.ts";
+import { ensureCorpus } from "./corpus.ts";
+import { GLOB_CASES, GREP_CASES, grepQueryOf } from "./search_cases.ts";
+
+const rounds = Number(Deno.args[0] ?? 9);
+const only = Deno.args[1];
+const corpus = await ensureCorpus();
+const RG = locateRipgrep();
+const FD = ["fdfind", "fd"].find((p) => {
+  try {
+    return new Deno.Command(p, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync().success;
+  } catch {
+    return false;
+  }
+});
+
+type Fn = () => Promise<unknown>;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Runs the named functions in turn, `rounds` times, after one warm-up each; returns median ms per name. */
+async function interleave(fns: Record<string, Fn>): Promise<Record<string, number>> {
+  const times: Record<string, number[]> = {};
+  for (const [name, fn] of Object.entries(fns)) {
+    await fn();
+    times[name] = [];
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, fn] of Object.entries(fns)) {
+      const t = performance.now();
+      await fn();
+      times[name].push(performance.now() - t);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+}
+
+async function spawn(cmd: string, args: string[], cwd: string): Promise<void> {
+  const out = await new Deno.Command(cmd, { args, cwd, stdin: "null", stdout: "piped", stderr: "piped" })
+    .output();
+  if (out.code === 2 || (!out.success && cmd !== RG)) {
+    throw new Error(`${cmd}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+}
+
+async function call(
+  reg: ToolRegistry,
+  name: string,
+  input: Record<string, unknown>,
+  session: Session,
+): Promise<void> {
+  const r = await runTool(reg, { name, input }, { session });
+  if (!r.ok) throw new Error(r.text);
+}
+
+const fmt = (ms: number) => ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
+console.log(
+  `${navigator.hardwareConcurrency} cores, load ${
+    Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+  }, ${rounds} rounds, medians in ms`,
+);
+
+if (only !== "glob") {
+  const root = corpus.repo;
+  const session = new Session({ roots: [root] });
+  const budgets = { matchBudget: 10_000_000, timeBudgetMs: 600_000 };
+  const rgTool = new ToolRegistry([createGrepTool({ ...budgets, engine: "ripgrep" })]);
+  const jsTool = new ToolRegistry([createGrepTool({ ...budgets, engine: "in-process" })]);
+  console.log(
+    "\n| Grep group | raw rg | Grep tool | tool / rg | in-process | in-process / rg |\n|---|---|---|---|---|---|",
+  );
+  for (const c of GREP_CASES) {
+    const args = rgArgs(grepQueryOf(c.input, root));
+    const input = { head_limit: 0, ...c.input };
+    const fns: Record<string, Fn> = {
+      rg: () => spawn(RG, args, root),
+      tool: () => call(rgTool, "Grep", input, session),
+    };
+    if (c.inProcess) fns.js = () => call(jsTool, "Grep", input, session);
+    const m = await interleave(fns);
+    const js = m.js === undefined ? "–" : fmt(m.js);
+    const jsRatio = m.js === undefined ? "–" : `${(m.js / m.rg).toFixed(2)}×`;
+    console.log(
+      `| ${c.group} | ${fmt(m.rg)} | ${fmt(m.tool)} | ${(m.tool / m.rg).toFixed(2)}× | ${js} | ${jsRatio} |`,
+    );
+  }
+}
+
+if (only !== "grep") {
+  const registry = new ToolRegistry([createGlobTool()]);
+  console.log(
+    "\n| Glob group | rg --files | fd | find | Glob first | first / fastest walker | Glob warm | first / warm |\n|---|---|---|---|---|---|---|---|",
+  );
+  for (const c of GLOB_CASES) {
+    const root = c.root === "gen" ? corpus.gen : corpus.repo;
+    const { prefix, rest } = splitLiteralPrefix(c.pattern);
+    const start = prefix ? join(root, prefix) : root;
+    const warm = new Session({ roots: [root] });
+    const input = { pattern: c.pattern, path: root };
+    const fns: Record<string, Fn> = {
+      rg: () =>
+        spawn(RG, ["--files", "--hidden", "--no-config", "-g", "!.git", "-g", `/${rest}`, start], root),
+      find: () =>
+        spawn("find", [
+          start,
+          "(",
+          "-name",
+          "node_modules",
+          "-o",
+          "-name",
+          ".git",
+          ")",
+          "-prune",
+          "-o",
+          "-type",
+          "f",
+          "-name",
+          c.findName,
+          "-print",
+        ], root),
+      first: () => call(registry, "Glob", input, new Session({ roots: [root] })),
+      warm: () => call(registry, "Glob", input, warm),
+    };
+    if (FD) {
+      fns.fd = () => spawn(FD, ["--type", "f", "--hidden", "--exclude", ".git", ...c.fd, ".", start], root);
+    }
+    const m = await interleave(fns);
+    const fastest = Math.min(m.fd ?? Infinity, m.find);
+    console.log(
+      `| ${c.group} | ${fmt(m.rg)} | ${m.fd === undefined ? "–" : fmt(m.fd)} | ${fmt(m.find)} | ${
+        fmt(m.first)
+      } | ${(m.first / fastest).toFixed(2)}× | ${fmt(m.warm)} | ${(m.first / m.warm).toFixed(1)}× |`,
+    );
+  }
+}
