@@ -1,3 +1,4 @@
+let nCalls = 0;
 // Spawn overhead of the Bash tool (through the full runner) against raw Deno.Command("bash"),
 // unsandboxed and inside bubblewrap. Run: deno bench -A bench/bash_bench.ts
 import { fileURLToPath as fromFileUrl } from "node:url";
@@ -22,8 +23,8 @@ async function raw(program: string, args: string[]): Promise<void> {
 }
 
 async function tool(registry: ToolRegistry, command: string): Promise<void> {
-  const r = await runTool(registry, { name: "Bash", input: { command } }, { session });
-  if (!r.ok) { console.log("FAIL", r.text.slice(0,300)); throw new Error(r.text); }
+  const t0 = performance.now(); const r = await runTool(registry, { name: "Bash", input: { command } }, { session }); nCalls++; if (nCalls < 4 || nCalls % 500 === 0) console.log("call", nCalls, performance.now() - t0, r.ok, r.text.slice(0, 100));
+  if (!r.ok) throw new Error(r.text);
 }
 
 Deno.bench(

@@ -1,10 +1,16 @@
 /**
  * A warm file index: folder listings cached per session and revalidated on
- * every walk by one `stat` per folder. Creating, deleting or renaming a file
- * changes its folder's mtime, so such a folder is read again; an unchanged
- * folder costs a stat instead of a `readDir`. Listings read within
- * {@link RACY_WINDOW_MS} of their folder's mtime are read again next time
- * (file-system timestamps are coarse, so a change in the same tick could hide).
+ * every later walk by one `stat` per folder. Creating, deleting or renaming a
+ * file sets its folder's ctime to now, so a listing is trusted only when the
+ * folder's ctime is older than the moment it was read (minus
+ * {@link RACY_WINDOW_MS}, as file-system clocks are coarse); otherwise the
+ * folder is read again. ctime, unlike mtime, cannot be set back by `touch` or
+ * `tar`. The first walk needs no stat at all: a `readDir` per folder.
+ *
+ * Not tracked: a file's own mtime after it was first statted (an in-place
+ * edit keeps the folder's ctime), so Glob's newest-first order can lag for
+ * files rewritten in place; files written by rename (editors, Paddock's
+ * Write and Edit) do change the folder.
  *
  * Walks never follow symlinks (as ripgrep), skip `.git`, and apply ignore
  * files (see `ignore.ts`) unless told not to.
@@ -14,15 +20,13 @@
 import { dirname, join } from "node:path";
 import { IGNORE_FILES, type IgnoreLayer, ignoreLayer, isIgnored } from "./ignore.ts";
 
-/** A listing younger than this (ms after its folder's mtime) is not trusted next time. */
+/** A folder changed less than this long before it was read is read again next time (ms). */
 export const RACY_WINDOW_MS = 50;
 
 /** One cached folder. */
 export interface DirNode {
-  /** The folder's mtime (ms) when it was read. */
-  readonly mtime: number;
-  /** Whether the listing must be read again next time. */
-  readonly racy: boolean;
+  /** When the folder was read (ms since the epoch, taken before reading). */
+  readonly readAt: number;
   /** Regular files (symlinks left out). */
   readonly files: readonly string[];
   /** Subfolders (symlinks left out). */
@@ -31,8 +35,8 @@ export interface DirNode {
   readonly fileMtimes: Float64Array;
   /** Whether the folder holds `.git` (the root of a repository). */
   readonly hasGit: boolean;
-  /** Ignore files present, with their mtimes. */
-  readonly ignoreStamps: ReadonlyArray<readonly [string, number]>;
+  /** Ignore files present (`.gitignore`, `.ignore`, `.rgignore`). */
+  readonly ignoreFiles: readonly string[];
   /** Rules without and with `.gitignore` (built on first use). */
   layers?: [IgnoreLayer[] | undefined, IgnoreLayer[] | undefined];
   /** Files that passed a keyed match, per key, with the ignore chain they were checked against. */
@@ -88,18 +92,9 @@ export class FileIndex {
 
   /** The listing of `dir`, revalidated; undefined when it cannot be read. */
   node(dir: string): DirNode | undefined {
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.statSync(dir);
-    } catch {
-      this.#nodes.delete(dir);
-      return undefined;
-    }
-    if (!info.isDirectory) return undefined;
-    const mtime = info.mtime?.getTime() ?? NaN;
     const cached = this.#nodes.get(dir);
-    if (cached && !cached.racy && cached.mtime === mtime && stampsHold(dir, cached)) return cached;
-    const node = readNode(dir, mtime);
+    if (cached && unchanged(dir, cached)) return cached;
+    const node = readNode(dir);
     this.reads++;
     if (node) this.#nodes.set(dir, node);
     else this.#nodes.delete(dir);
@@ -150,7 +145,9 @@ export class FileIndex {
       const key = cacheKey === undefined ? undefined : `${cacheKey}\0${frame.rel}`;
       const cached = key === undefined ? undefined : node.matches?.get(key);
       if (cached && sameChain(cached.chain, f.chain)) {
-        for (const i of cached.hits) if (onFile(frame.rel, files[i], node, i, frame.dir) === false) return false;
+        for (const i of cached.hits) {
+          if (onFile(frame.rel, files[i], node, i, frame.dir) === false) return false;
+        }
       } else {
         const hits: number[] = [];
         for (let i = 0; i < files.length; i++) {
@@ -162,7 +159,9 @@ export class FileIndex {
           hits.push(i);
           if (onFile(frame.rel, name, node, i, frame.dir) === false) return false;
         }
-        if (key !== undefined) (node.matches ??= new Map()).set(key, { chain: f.chain, hits: Uint32Array.from(hits) });
+        if (key !== undefined) {
+          (node.matches ??= new Map()).set(key, { chain: f.chain, hits: Uint32Array.from(hits) });
+        }
       }
       if (frame.depth >= maxDepth) continue;
       for (const name of node.dirs) {
@@ -197,11 +196,12 @@ function sameChain(a: readonly IgnoreLayer[], b: readonly IgnoreLayer[]): boolea
   return true;
 }
 
-function readNode(dir: string, mtime: number): DirNode | undefined {
+function readNode(dir: string): DirNode | undefined {
+  const readAt = Date.now();
   const files: string[] = [];
   const dirs: string[] = [];
   let hasGit = false;
-  const ignoreStamps: Array<readonly [string, number]> = [];
+  const ignoreFiles: string[] = [];
   try {
     for (const e of Deno.readDirSync(dir)) {
       if (e.isFile) {
@@ -210,7 +210,7 @@ function readNode(dir: string, mtime: number): DirNode | undefined {
           continue;
         }
         files.push(e.name);
-        if (e.name.charCodeAt(0) === 46 && IGNORE_FILES.includes(e.name)) ignoreStamps.push([e.name, statMtime(join(dir, e.name))]);
+        if (e.name.charCodeAt(0) === 46 && IGNORE_FILES.includes(e.name)) ignoreFiles.push(e.name);
       } else if (e.isDirectory) {
         dirs.push(e.name);
         if (e.name === ".git") hasGit = true;
@@ -219,44 +219,47 @@ function readNode(dir: string, mtime: number): DirNode | undefined {
   } catch {
     return undefined;
   }
-  const racy = !(Date.now() - mtime > RACY_WINDOW_MS);
-  return {
-    mtime,
-    racy,
-    files,
-    dirs,
-    hasGit,
-    ignoreStamps,
-    fileMtimes: new Float64Array(files.length).fill(NaN),
-  };
+  return { readAt, files, dirs, hasGit, ignoreFiles, fileMtimes: new Float64Array(files.length).fill(NaN) };
 }
 
-function stampsHold(dir: string, node: DirNode): boolean {
-  for (const [name, m] of node.ignoreStamps) if (statMtime(join(dir, name)) !== m) return false;
+/** Whether the folder (and its ignore files) changed since the node was read. */
+function unchanged(dir: string, node: DirNode): boolean {
+  const limit = node.readAt - RACY_WINDOW_MS;
+  if (!(changeTime(dir) < limit)) return false;
+  for (const name of node.ignoreFiles) if (!(changeTime(join(dir, name)) < limit)) return false;
   return true;
 }
 
-function statMtime(path: string): number {
+/** ctime (else mtime) in ms; NaN when the path cannot be statted. */
+function changeTime(path: string): number {
   try {
-    return Deno.statSync(path).mtime?.getTime() ?? 0;
+    const info = Deno.statSync(path);
+    return (info.ctime ?? info.mtime)?.getTime() ?? NaN;
   } catch {
-    return -1;
+    return NaN;
   }
 }
 
 function layersOf(dir: string, node: DirNode, inGit: boolean): IgnoreLayer[] {
-  if (node.ignoreStamps.length === 0 && !node.hasGit) return [];
+  if (node.ignoreFiles.length === 0 && !node.hasGit) return [];
   node.layers ??= [undefined, undefined];
   const k = inGit ? 1 : 0;
-  return node.layers[k] ??= buildLayers(dir, node.ignoreStamps.map(([n]) => n), inGit, node.hasGit);
+  return node.layers[k] ??= buildLayers(dir, node.ignoreFiles, inGit, node.hasGit);
 }
 
 /** The layers of one folder: git's (`.git/info/exclude`, `.gitignore`) below the others (`.ignore`, `.rgignore`). */
-function buildLayers(dir: string, present: readonly string[], inGit: boolean, hasGit: boolean): IgnoreLayer[] {
+function buildLayers(
+  dir: string,
+  present: readonly string[],
+  inGit: boolean,
+  hasGit: boolean,
+): IgnoreLayer[] {
   const git: string[] = [];
   if (inGit && hasGit) git.push(readText(join(dir, ".git", "info", "exclude")));
   if (inGit && present.includes(".gitignore")) git.push(readText(join(dir, ".gitignore")));
-  const plain = [".ignore", ".rgignore"].filter((n) => present.includes(n)).map((n) => readText(join(dir, n)));
+  const plain = [".ignore", ".rgignore"].filter((n) => present.includes(n)).map((n) =>
+    readText(join(dir, n))
+  );
   return [ignoreLayer(dir, git, { git: true }), ignoreLayer(dir, plain)].filter((l) => l.rules.length > 0);
 }
 
