@@ -97,6 +97,14 @@ export type { FlagPolicy, PermissionSet, ToolNeeds } from "./src/permissions/den
 export { checkGrants, formatGrantReport } from "./src/permissions/grants.ts";
 export type { CheckOptions, GrantReport, PermissionQuery, ToolGrant } from "./src/permissions/grants.ts";
 export { createRuntime } from "./src/runtime/runtime.ts";
+export {
+  commandHooks,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  hasCommandHooks,
+  HOOK_SHELL,
+  parseCommandHooks,
+} from "./src/runtime/command_hooks.ts";
+export type { CommandHookConfig, CommandHooksConfig } from "./src/runtime/command_hooks.ts";
 export type { Runtime, RuntimeOptions } from "./src/runtime/runtime.ts";
 export { loadSettings, saveSettings, SETTINGS_FILE, settingsPath } from "./src/runtime/settings.ts";
 export type { Settings } from "./src/runtime/settings.ts";
@@ -158,9 +166,9 @@ export type {
   UserAnswers,
 } from "./src/tools/_shared/interaction.ts";
 export { createGlobTool, GLOB_MAX_RESULTS } from "./src/tools/glob.ts";
-export type { GlobResult } from "./src/tools/glob.ts";
+export type { GlobInput, GlobResult } from "./src/tools/glob.ts";
 export { createGrepTool, DEFAULT_HEAD_LIMIT } from "./src/tools/grep.ts";
-export type { GrepResult } from "./src/tools/grep.ts";
+export type { GrepInput, GrepResult } from "./src/tools/grep.ts";
 export { DEFAULT_MATCH_BUDGET, DEFAULT_TIME_BUDGET_MS } from "./src/tools/_shared/search_options.ts";
 export type { SearchEngine, SearchToolOptions } from "./src/tools/_shared/search_options.ts";
 export { locateRipgrep } from "./src/tools/_shared/ripgrep.ts";

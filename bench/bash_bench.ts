@@ -26,26 +26,31 @@ async function tool(registry: ToolRegistry, command: string): Promise<void> {
   if (!r.ok) throw new Error(r.text);
 }
 
+// async functions: Deno.bench awaits only functions declared async
 Deno.bench(
   "raw Deno.Command bash -c true",
   { group: "spawn", baseline: true },
-  () => raw("bash", ["-c", "true"]),
+  async () => await raw("bash", ["-c", "true"]),
 );
-Deno.bench("Bash tool: true", { group: "spawn" }, () => tool(plain, "true"));
+Deno.bench("Bash tool: true", { group: "spawn" }, async () => await tool(plain, "true"));
 Deno.bench(
   "raw bwrap bash -c true",
   { group: "spawn", ignore: !hasBwrap },
-  () => raw("bwrap", [...bubblewrapArgs({ writable: [dir], cwd: dir }), "bash", "-c", "true"]),
+  async () => await raw("bwrap", [...bubblewrapArgs({ writable: [dir], cwd: dir }), "bash", "-c", "true"]),
 );
-Deno.bench("Bash tool sandboxed: true", { group: "spawn", ignore: !hasBwrap }, () => tool(boxed, "true"));
+Deno.bench(
+  "Bash tool sandboxed: true",
+  { group: "spawn", ignore: !hasBwrap },
+  async () => await tool(boxed, "true"),
+);
 
 Deno.bench(
   "raw Deno.Command bash: 1 MB of output",
   { group: "output", baseline: true },
-  () => raw("bash", ["-c", "head -c 1000000 /dev/zero | tr '\\0' x"]),
+  async () => await raw("bash", ["-c", "head -c 1000000 /dev/zero | tr '\\0' x"]),
 );
 Deno.bench(
   "Bash tool: 1 MB of output",
   { group: "output" },
-  () => tool(plain, "head -c 1000000 /dev/zero | tr '\\0' x"),
+  async () => await tool(plain, "head -c 1000000 /dev/zero | tr '\\0' x"),
 );

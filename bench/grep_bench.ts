@@ -79,3 +79,35 @@ Deno.bench({
     if (!r.ok) throw new Error(r.text);
   },
 });
+
+// small scope: one 64 KB file, where a spawn costs more than the search (auto picks in-process)
+const small = await Deno.makeTempDir({ prefix: "paddock-grep-bench-" });
+const smallFile = `${small}/one.ts`;
+await Deno.writeTextFile(
+  smallFile,
+  "const value = compute(input, options); // an ordinary line\n".repeat(1100),
+);
+const smallSession = new Session({ roots: [small] });
+const autoTool = new ToolRegistry([createGrepTool()]);
+const smallInput = { pattern: "options", path: smallFile, output_mode: "content", head_limit: 0 };
+const smallArgs = rgArgs({ ...grepQueryOf(smallInput, small), target: "one.ts" });
+Deno.bench({
+  name: "rg one 64 KB file",
+  group: "single-file",
+  baseline: true,
+  ...opts,
+  fn: async () =>
+    await new Deno.Command(RG, { args: smallArgs, cwd: small, stdin: "null", stdout: "piped" }).output().then(
+      () => {},
+    ),
+});
+Deno.bench({
+  name: "Grep one 64 KB file (auto: in-process)",
+  group: "single-file",
+  ...opts,
+  fn: async () => {
+    const r = await runTool(autoTool, { name: "Grep", input: smallInput }, { session: smallSession });
+    if (!r.ok) throw new Error(r.text);
+  },
+});
+addEventListener("unload", () => Deno.removeSync(small, { recursive: true }));

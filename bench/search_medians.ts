@@ -102,12 +102,51 @@ if (only !== "glob") {
       `| ${c.group} | ${fmt(m.rg)} | ${fmt(m.tool)} | ${(m.tool / m.rg).toFixed(2)}× | ${js} | ${jsRatio} |`,
     );
   }
+  // what --sort path (deterministic pages) costs: raw rg with and without it, content mode
+  {
+    const args = rgArgs(grepQueryOf(GREP_CASES[0].input, root));
+    const unsorted = args.filter((a, k) => a !== "--sort" && args[k - 1] !== "--sort");
+    const m = await interleave({
+      rg: () => spawn(RG, args, root),
+      unsorted: () => spawn(RG, unsorted, root),
+    });
+    console.log(
+      `| (literal: raw rg without --sort path, parallel) | ${fmt(m.rg)} | ${fmt(m.unsorted)} | ${
+        (m.unsorted / m.rg).toFixed(2)
+      }× | – | – |`,
+    );
+  }
+  // small scopes: one file of 64 KB or 1 MB (auto picks in-process up to 512 KB)
+  const small = await Deno.makeTempDir({ prefix: "paddock-grep-bench-" });
+  const smallSession = new Session({ roots: [small] });
+  const autoTool = new ToolRegistry([createGrepTool()]);
+  for (const kb of [64, 1024]) {
+    const file = `${small}/f${kb}.ts`;
+    const line = "const value = compute(input, options); // an ordinary line\n";
+    await Deno.writeTextFile(file, line.repeat(Math.ceil((kb * 1024) / line.length)));
+    const input = { pattern: "options", path: file, output_mode: "content", head_limit: 0 };
+    const args = rgArgs({ ...grepQueryOf(input, small), target: `f${kb}.ts` });
+    const m = await interleave({
+      rg: () => spawn(RG, args, small),
+      tool: () => call(autoTool, "Grep", input, smallSession),
+      js: () => call(jsTool, "Grep", input, smallSession),
+    });
+    const row = [
+      `one ${kb} KB file (auto)`,
+      fmt(m.rg),
+      fmt(m.tool),
+      `${(m.tool / m.rg).toFixed(2)}×`,
+      fmt(m.js),
+    ];
+    console.log(`| ${row.join(" | ")} | ${(m.js / m.rg).toFixed(2)}× |`);
+  }
+  await Deno.remove(small, { recursive: true });
 }
 
 if (only !== "grep") {
   const registry = new ToolRegistry([createGlobTool()]);
   console.log(
-    "\n| Glob group | rg --files | fd | find | Glob first | first / fastest walker | Glob warm | first / warm |\n|---|---|---|---|---|---|---|---|",
+    "\n| Glob group | rg --files | fd | find | find + mtimes | Glob first | first / fastest walker | Glob warm | first / warm |\n|---|---|---|---|---|---|---|---|---|",
   );
   for (const c of GLOB_CASES) {
     const root = c.root === "gen" ? corpus.gen : corpus.repo;
@@ -136,6 +175,25 @@ if (only !== "grep") {
           c.findName,
           "-print",
         ], root),
+      findT: () =>
+        spawn("find", [
+          start,
+          "(",
+          "-name",
+          "node_modules",
+          "-o",
+          "-name",
+          ".git",
+          ")",
+          "-prune",
+          "-o",
+          "-type",
+          "f",
+          "-name",
+          c.findName,
+          "-printf",
+          "%T@ %p\\n",
+        ], root),
       first: () => call(registry, "Glob", input, new Session({ roots: [root] })),
       warm: () => call(registry, "Glob", input, warm),
     };
@@ -144,10 +202,18 @@ if (only !== "grep") {
     }
     const m = await interleave(fns);
     const fastest = Math.min(m.fd ?? Infinity, m.find);
+    const row = [
+      c.group,
+      fmt(m.rg),
+      m.fd === undefined ? "–" : fmt(m.fd),
+      fmt(m.find),
+      fmt(m.findT),
+      fmt(m.first),
+    ];
     console.log(
-      `| ${c.group} | ${fmt(m.rg)} | ${m.fd === undefined ? "–" : fmt(m.fd)} | ${fmt(m.find)} | ${
-        fmt(m.first)
-      } | ${(m.first / fastest).toFixed(2)}× | ${fmt(m.warm)} | ${(m.first / m.warm).toFixed(1)}× |`,
+      `| ${row.join(" | ")} | ${(m.first / fastest).toFixed(2)}× | ${fmt(m.warm)} | ${
+        (m.first / m.warm).toFixed(1)
+      }× |`,
     );
   }
 }

@@ -11,6 +11,7 @@ import { checkGrants, formatGrantReport, type GrantReport } from "../permissions
 import type { Tool } from "../registry/define_tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { ENV_NAMES } from "./env.ts";
+import { commandHooks, hasCommandHooks, HOOK_SHELL, parseCommandHooks } from "../runtime/command_hooks.ts";
 import { loadMcpConfig } from "../mcp/config.ts";
 import { attachMcpServers } from "../mcp/manager.ts";
 import type { WebToolOptions } from "../web/options.ts";
@@ -137,11 +138,18 @@ export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConf
       // no project MCP config
     }
   }
+  let hookConfig;
+  try {
+    hookConfig = parseCommandHooks(settings.hooks);
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message} (in "${file}")`);
+  }
   return {
     settings,
     settingsFile: file,
     mcpConfig,
     runtime: {
+      ...(hasCommandHooks(hookConfig) ? { hooks: commandHooks(hookConfig), extraRun: [HOOK_SHELL] } : {}),
       roots,
       cwd: flags.cwd ? resolve(io.cwd, flags.cwd) : undefined,
       mode: modeValue as PermissionMode | undefined,
@@ -153,7 +161,10 @@ export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConf
       allowedTools: list(flags["allowed-tools"]),
       excludeTools: list(flags["disallowed-tools"]),
       sandbox: flags.sandbox ?? settings.sandbox ?? false,
-      toolOptions: { bash: { sandbox: flags.sandbox ?? settings.sandbox ?? false }, web: webOptions(hosts ?? []) },
+      toolOptions: {
+        bash: { sandbox: flags.sandbox ?? settings.sandbox ?? false },
+        web: webOptions(hosts ?? []),
+      },
       hosts: withSearchHost(hosts ?? [], io.env),
       outputDir: flags["output-dir"] ? resolve(io.cwd, flags["output-dir"]) : undefined,
       env: { ...io.env },
@@ -227,7 +238,10 @@ export interface StartOptions {
 }
 
 /** What the MCP servers of a file need from Deno: programs to run and hosts to reach. */
-async function mcpNeeds(file: string, env: Readonly<Record<string, string>>): Promise<{ run: string[]; net: string[] }> {
+async function mcpNeeds(
+  file: string,
+  env: Readonly<Record<string, string>>,
+): Promise<{ run: string[]; net: string[] }> {
   let parsed;
   try {
     parsed = await loadMcpConfig(file, { env });
@@ -270,11 +284,14 @@ export async function startRuntime(
 ): Promise<{ runtime: Runtime; config: ResolvedConfig; grants?: GrantReport }> {
   const { checkGrants: check, mcp: mcpMode = "auto", ...runtimeExtra } = extra;
   const config = resolveConfig(flags, io);
-  const mcpFile = mcpMode === "auto" || (mcpMode !== "off" && flags["mcp-config"]) ? config.mcpConfig : undefined;
+  const mcpFile = mcpMode === "auto" || (mcpMode !== "off" && flags["mcp-config"])
+    ? config.mcpConfig
+    : undefined;
   const mcp = mcpFile ? await mcpNeeds(mcpFile, io.env) : { run: [], net: [] };
   const userTools: Tool[] = [];
   for (const spec of flags.tools ?? []) userTools.push(...await loadToolModule(spec, io.cwd));
-  const base = extra.tools ?? builtinTools({ ...config.runtime.toolOptions, interaction: terminalInteraction(io) });
+  const base = extra.tools ??
+    builtinTools({ ...config.runtime.toolOptions, interaction: terminalInteraction(io) });
   const runtime = createRuntime({
     ...config.runtime,
     envNames: [...ENV_NAMES],
@@ -285,14 +302,14 @@ export async function startRuntime(
       ...(flags.tools ?? []).filter((t) => !/^[a-z]+:/.test(t)).map((t) => resolve(io.cwd, t)),
       ...(flags.tools?.length ? localPackageRoot() : []),
     ],
-    extraRun: mcp.run,
+    extraRun: [...(config.runtime.extraRun ?? []), ...mcp.run],
     extraNet: mcp.net,
     ...runtimeExtra,
     tools: [...base, ...userTools],
   });
-  // on exit, kill every process group the runtime started (SIGINT/SIGTERM/SIGHUP abort io.signal and
-  // the command closes the runtime, which kills them too; this covers whatever is left at Deno.exit)
-  installShutdownHandlers(runtime, { signals: [] });
+  // kill every process group the runtime started when io.signal aborts (SIGINT/SIGTERM/SIGHUP in
+  // processIo), even if the command is still waiting on stdin, and whatever is left at exit
+  installShutdownHandlers(runtime, { signals: [], signal: io.signal });
   if (check === false) return { runtime, config };
   if (mcpFile) await attachProjectMcp(runtime, mcpFile, io);
   const grants = checkGrants(runtime.registry, runtime.policy(), { path: io.env.PATH });

@@ -20,6 +20,8 @@ export interface Settings {
   sandbox?: boolean;
   /** Hosts the Network tools may reach (`*` for any). */
   allowedHosts?: string[];
+  /** Hook commands by event (see `src/runtime/command_hooks.ts`). */
+  hooks?: Record<string, unknown>;
   /** Other settings. */
   [key: string]: unknown;
 }

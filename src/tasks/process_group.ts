@@ -159,11 +159,24 @@ function environMarker(pid: number): string | undefined {
 }
 
 /**
- * Whether any process (zombies included) is in group `pgid`: `kill -0 -- -PGID`
- * through bash, which costs one spawn instead of a scan of the process table.
+ * Whether any process (zombies included) is in group `pgid`: `kill(-pgid, 0)`,
+ * with `Deno.kill` when Deno allows it, else `kill -0 -- -PGID` through bash.
+ * Either is far cheaper than a scan of the process table.
  */
 export function groupExists(pgid: number): boolean {
   if (!Number.isInteger(pgid) || pgid <= 1) return false;
+  if (directKill !== false) {
+    try {
+      // signal 0 only checks that the target exists; Deno passes the number through to kill(2)
+      Deno.kill(-pgid, 0 as unknown as Deno.Signal);
+      directKill = true;
+      return true;
+    } catch (err) {
+      if (err instanceof Deno.errors.PermissionDenied) return true; // EPERM: it exists, owned by someone else
+      if (!(err instanceof Deno.errors.NotCapable)) return false; // ESRCH
+      directKill = false;
+    }
+  }
   return new Deno.Command("bash", {
     args: ["-c", `kill -0 -- -${pgid} 2>/dev/null`],
     stdin: "null",

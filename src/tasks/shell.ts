@@ -130,8 +130,10 @@ export function spawnShell(o: ShellSpawnOptions): ShellProcess {
     drained = true;
     o.sink.close();
     o.tracker.settle(o.id);
-    // bubblewrap's PID namespace dies with the shell: nothing of the group can be left
+    // bubblewrap's PID namespace dies with the shell: nothing of the group can be left;
+    // a foreground call looks itself (it reports leftovers), a background task is looked at here
     if (pidNamespace) o.tracker.remove(o.id);
+    else if (o.background) o.tracker.forgetIfGone(o.id);
   });
   const cancelReaders = () => readers.forEach((r) => r.cancel().catch(() => {}));
   // readers end when every holder of the pipes exits; bound that wait once the group was killed

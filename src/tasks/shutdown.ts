@@ -1,7 +1,7 @@
 /**
- * Shutdown: on process exit (`unload`), SIGINT, SIGTERM and SIGHUP, every
- * process group the runtime's session started is killed, so nothing it
- * started outlives it.
+ * Shutdown: on process exit (`unload`), SIGINT, SIGTERM and SIGHUP (or an
+ * abort signal that stands for them), every process group the runtime's
+ * session started is killed, so nothing it started outlives it.
  *
  * @module
  */
@@ -14,6 +14,11 @@ export interface ShutdownOptions {
   signals?: readonly Deno.Signal[];
   /** Exit the process (code 128 + signal number) once the runtime closed after a signal. Default true. */
   exit?: boolean;
+  /**
+   * Also kill every group when this signal aborts (the CLI's own SIGINT/SIGTERM signal), without
+   * exiting: the owner of the signal decides how the process ends.
+   */
+  signal?: AbortSignal;
 }
 
 const SIGNAL_NUMBERS: Partial<Record<Deno.Signal, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
@@ -67,11 +72,17 @@ export function installShutdownHandlers(
   }
   const onUnload = () => killNow();
   globalThis.addEventListener("unload", onUnload);
+  const onAbort = () => {
+    existingGroups(runtime.session)?.killAll().catch(() => killNow());
+  };
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
   let removed = false;
   const remove = () => {
     if (removed) return;
     removed = true;
     globalThis.removeEventListener("unload", onUnload);
+    options.signal?.removeEventListener("abort", onAbort);
     for (const [sig, handler] of installed) {
       try {
         Deno.removeSignalListener(sig, handler);

@@ -34,6 +34,8 @@ export interface TaskHandle {
   stop(): Promise<void>;
   /** A result summary for agents (final text), else undefined. */
   result?(): string | undefined;
+  /** Resolves when the output file holds everything the task wrote (bash: the pipes closed), if it can tell. */
+  flushed?(): Promise<void>;
 }
 
 /** The tasks of a session, by id. */

@@ -105,6 +105,18 @@ const Input: z.ZodType<BashInput> = z.strictObject({
   ),
 });
 
+function sandboxNote(sandbox: SandboxSettings | undefined): string {
+  if (!sandbox) return "";
+  const linux = Deno.build.os === "linux";
+  return " Commands run in an OS sandbox: only the workspace is writable" +
+    (linux ? ", /tmp is private" : "") +
+    (sandbox.allowNetwork ? "" : ", there is no network") +
+    (linux
+      ? ", and a foreground command's background children end with it (use run_in_background for servers)"
+      : "") +
+    ".";
+}
+
 function sandboxSettings(option: BashOptions["sandbox"]): SandboxSettings | undefined {
   if (option === undefined || option === false) return undefined;
   return option === true ? {} : option;
@@ -133,7 +145,8 @@ export function createBashTool(
       `Default time limit ${DEFAULT_BASH_TIMEOUT_MS} ms, at most ${MAX_BASH_TIMEOUT_MS}; on timeout the whole process group is stopped. ` +
       "Output is stdout and stderr interleaved; long output keeps its head and tail and the full text is saved to a file. " +
       "Use run_in_background for servers and long jobs, then TaskOutput to read and TaskStop to stop them. " +
-      "Prefer Read, Grep, Glob and Edit over cat, grep, find and sed.",
+      "Prefer Read, Grep, Glob and Edit over cat, grep, find and sed." +
+      sandboxNote(sandbox),
     sideEffect: "Execute",
     input: Input,
     maxOutputChars: BASH_MAX_OUTPUT_CHARS,

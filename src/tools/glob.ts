@@ -29,7 +29,15 @@ export interface GlobResult {
   durationMs: number;
 }
 
-const input = z.strictObject({
+/** Input of Glob. */
+export interface GlobInput {
+  /** Glob to match, relative to `path` (or absolute). */
+  pattern: string;
+  /** Absolute folder to search in. Default: the session cwd. */
+  path?: string;
+}
+
+const input: z.ZodType<GlobInput> = z.strictObject({
   pattern: z.string().min(1).describe(
     'Glob to match, relative to `path` (e.g. "**/*.ts", "src/**/*.{ts,tsx}")',
   ),
@@ -47,9 +55,9 @@ const input = z.strictObject({
  * console.assert(createGlobTool().name === "Glob");
  * ```
  */
-export function createGlobTool(options: SearchToolOptions = {}): Tool<z.infer<typeof input>, GlobResult> {
+export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput, GlobResult> {
   const limit = options.globLimit ?? GLOB_MAX_RESULTS;
-  return defineTool({
+  return defineTool<GlobInput, GlobResult>({
     name: "Glob",
     description: "Finds files by name pattern (glob syntax: *, **, ?, [abc], {a,b}). " +
       `Returns absolute paths, most recently modified first, at most ${limit}. ` +
@@ -92,7 +100,9 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<z.infer<ty
         signal: ctx.signal,
         match: {
           key: re.source,
-          test: byName ? (_relDir, name) => byName.test(name) : (relDir, name) => re.test(relDir ? `${relDir}/${name}` : name),
+          test: byName
+            ? (_relDir, name) => byName.test(name)
+            : (relDir, name) => re.test(relDir ? `${relDir}/${name}` : name),
         },
         onFile(relDir, name, node, k, dir) {
           found.push({ dir, relDir, name, mtime: index.fileMtime(dir, node, k) });
@@ -132,7 +142,10 @@ function newest<T extends { relDir: string; name: string; mtime: number }>(all: 
     pool = all.filter((f) => f.mtime >= cut);
   }
   const key = (f: T) => f.relDir ? `${f.relDir}/${f.name}` : f.name;
-  return pool.sort((a, b) => b.mtime - a.mtime || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).slice(0, limit);
+  return pool.sort((a, b) => b.mtime - a.mtime || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).slice(
+    0,
+    limit,
+  );
 }
 
 /** How deep a pattern can reach (folders below the root), or Infinity for `**` and braces. */

@@ -45,8 +45,40 @@ export interface GrepResult {
   durationMs: number;
 }
 
+/** Input of Grep (wire names as in the contract). */
+export interface GrepInput {
+  /** Regular expression (ripgrep syntax). */
+  pattern: string;
+  /** Absolute file or folder to search. Default: the session cwd. */
+  path?: string;
+  /** Globs to filter files, split on spaces or commas outside braces. */
+  glob?: string;
+  /** Output mode. Default `files_with_matches`. */
+  output_mode?: GrepMode;
+  /** Lines of context before each match. */
+  "-B"?: number;
+  /** Lines of context after each match. */
+  "-A"?: number;
+  /** Lines of context around each match (wins over -B and -A). */
+  "-C"?: number;
+  /** Same as -C, and wins over it. */
+  context?: number;
+  /** Line numbers in content mode. Default true. */
+  "-n"?: boolean;
+  /** Case-insensitive search. */
+  "-i"?: boolean;
+  /** ripgrep file type. */
+  type?: string;
+  /** Entries to return; 0 for all. Default 250. */
+  head_limit?: number;
+  /** Entries to skip first. Default 0. */
+  offset?: number;
+  /** Let matches span lines. Default false. */
+  multiline?: boolean;
+}
+
 const count = (what: string) => z.number().int().min(0).optional().describe(what);
-const input = z.strictObject({
+const input: z.ZodType<GrepInput> = z.strictObject({
   pattern: z.string().describe("Regular expression to search for (ripgrep syntax)"),
   path: z.string().optional().describe(
     "Absolute file or folder to search. Default: the session's working directory",
@@ -71,7 +103,7 @@ const input = z.strictObject({
     "Let patterns span lines; . also matches newlines. Default false",
   ),
 });
-type Input = z.infer<typeof input>;
+type Input = GrepInput;
 
 /**
  * Creates the Grep tool.

@@ -15,6 +15,8 @@ import { sessionTasks, type TaskHandle, type TaskStatus } from "../tasks/types.t
 export const DEFAULT_TASK_WAIT_MS = 30_000;
 /** Longest wait a blocking read may ask for (ms). */
 export const MAX_TASK_WAIT_MS = 600_000;
+/** How long a read of a finished task waits for its last output to reach the file (ms). */
+const FLUSH_WAIT_MS = 100;
 
 /** Structured result of TaskOutput. */
 export interface TaskOutputResult {
@@ -116,10 +118,14 @@ export const taskOutputTool: Tool<TaskOutputInput, TaskOutputResult> = defineToo
     if ((input.block ?? true) && task.status() === "running") {
       waitTimedOut = !(await waitFor(task, waitMs, ctx.signal));
     }
-    if (task.kind === "bash" && task.status() !== "running") {
-      // the shell exited: let the readers put the last bytes in the file
-      const flushed = (task as { flushed?: () => Promise<void> }).flushed?.();
-      if (flushed) await Promise.race([flushed, new Promise((r) => setTimeout(r, 100))]);
+    if (task.status() !== "running") {
+      // the task ended: let its readers put the last bytes in the file
+      const flushed = task.flushed?.();
+      if (flushed) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([flushed, new Promise((r) => (timer = setTimeout(r, FLUSH_WAIT_MS)))]);
+        clearTimeout(timer);
+      }
     }
     const status = task.status();
     const exitCode = task.exitCode();

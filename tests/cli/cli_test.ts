@@ -197,10 +197,16 @@ Deno.test("Unknown permission modes are usage errors", async () => {
 
 Deno.test("paddock exec WebFetch under the computed flags reaches only the --allow-host host", async () => {
   await using ws = await tempWorkspace();
-  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () =>
-    new Response("<html><head><title>T</title></head><body><h1>Hello page</h1><p>Body text</p></body></html>", {
-      headers: { "content-type": "text/html" },
-    }));
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () =>
+      new Response(
+        "<html><head><title>T</title></head><body><h1>Hello page</h1><p>Body text</p></body></html>",
+        {
+          headers: { "content-type": "text/html" },
+        },
+      ),
+  );
   const host = `127.0.0.1:${server.addr.port}`;
   const common = ["--root", ws.dir, "--allow-host", host, "--allow", "WebFetch"];
   const perms = await paddock(["perms", "--json", ...common, "--", "exec"], { cwd: ws.dir });
@@ -223,21 +229,65 @@ Deno.test("The project's .mcp.json is connected by tools and exec, and perms gra
     ".mcp.json",
     JSON.stringify({
       mcpServers: {
-        everything: { command: Deno.execPath(), args: ["run", "-A", "npm:@modelcontextprotocol/server-everything@2026.8.31", "stdio"] },
+        everything: {
+          command: Deno.execPath(),
+          args: ["run", "-A", "npm:@modelcontextprotocol/server-everything@2026.8.31", "stdio"],
+        },
       },
     }),
   );
   const perms = await paddock(["perms", "--json", "--root", ws.dir], { cwd: ws.dir });
   assert.equal(perms.code, 0, perms.err);
-  assert.ok(JSON.parse(perms.out).flags.some((f: string) => f.startsWith("--allow-run=") && f.includes(Deno.execPath())));
+  assert.ok(
+    JSON.parse(perms.out).flags.some((f: string) =>
+      f.startsWith("--allow-run=") && f.includes(Deno.execPath())
+    ),
+  );
   const tools = await paddock(["tools", "--quiet", "--root", ws.dir], { cwd: ws.dir });
   assert.equal(tools.code, 0, tools.err);
   assert.match(tools.out, /^mcp__everything__echo /m);
   assert.match(tools.out, /^ListMcpResources /m);
   const echo = await paddock(
-    ["exec", "--quiet", "--root", ws.dir, "--allow", "mcp__everything", "mcp__everything__echo", '{"message":"hi from paddock"}'],
+    [
+      "exec",
+      "--quiet",
+      "--root",
+      ws.dir,
+      "--allow",
+      "mcp__everything",
+      "mcp__everything__echo",
+      '{"message":"hi from paddock"}',
+    ],
     { cwd: ws.dir },
   );
   assert.equal(echo.code, 0, echo.err);
   assert.match(echo.out, /hi from paddock/);
+});
+
+Deno.test("Hook commands from the settings file run around CLI calls, and perms grants their shell", async () => {
+  await using ws = await tempWorkspace();
+  await ws.write(
+    ".paddock/settings.json",
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [{
+          matcher: "Hello",
+          command: `grep -q '"Eve"' && { echo "Eve is not welcome" >&2; exit 2; }; exit 0`,
+        }],
+      },
+    }),
+  );
+  const denied = await paddock(["exec", "--quiet", "--tools", EXAMPLE, "Hello", '{"name":"Eve"}'], {
+    cwd: ws.dir,
+  });
+  assert.equal(denied.code, 1);
+  assert.match(denied.err, /Denied by a hook: Eve is not welcome/);
+  const ok = await paddock(["exec", "--quiet", "--tools", EXAMPLE, "Hello", '{"name":"Bob"}'], {
+    cwd: ws.dir,
+  });
+  assert.equal(ok.code, 0, ok.err);
+  const perms = await paddock(["perms", "--json", "--disallowed-tools", "Bash,Grep,EnterWorktree"], {
+    cwd: ws.dir,
+  });
+  assert.ok(JSON.parse(perms.out).flags.includes("--allow-run=bash"), perms.out);
 });

@@ -58,6 +58,8 @@ Deno.test({
       assert.equal(Deno.readTextFileSync(`${session.roots[0]}/in.txt`), "inside\n");
       assert.throws(() => Deno.statSync(`/etc/${marker}`), Deno.errors.NotFound);
       assert.throws(() => Deno.statSync(`/tmp/${marker}`), Deno.errors.NotFound, "/tmp is private");
+      await run("mkdir -p sub && cd sub");
+      assert.equal(session.cwd, `${session.roots[0]}/sub`, "the working directory persists from the sandbox");
     }),
 });
 

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { runTool, ToolRegistry } from "../../mod.ts";
+import { runTool, type Session, ToolRegistry } from "../../mod.ts";
+import { resolveConfig } from "../../src/cli/options.ts";
+import { createRuntime } from "../../src/runtime/runtime.ts";
 import type { ToolEvent } from "../../src/registry/hooks.ts";
 import { type BashResult, createBashTool } from "../../src/tools/bash.ts";
 import { CONFIG, DENO, groupMembers, waitUntil } from "../_helpers/groups.ts";
@@ -9,7 +11,7 @@ const registry = new ToolRegistry([createBashTool({ graceMs: 500 })]);
 const helper = (name: string) => new URL(`../_helpers/${name}`, import.meta.url).pathname;
 
 async function bash(
-  session: import("../../mod.ts").Session,
+  session: Session,
   input: Record<string, unknown>,
   extra: { onEvent?: (e: ToolEvent) => void; signal?: AbortSignal } = {},
 ) {
@@ -80,6 +82,19 @@ Deno.test("Bash keeps memory bounded on 200 MB of output and keeps the full outp
   assert.ok(r.text.length <= 30_000);
   assert.match(r.text, /characters cut here; the full output is in "/);
   assert.equal((await Deno.stat(r.data.outputPath)).size, 200_000_000);
+});
+
+Deno.test("Bash output past 30000 characters is cut by the runner, head and tail kept, full text in a file", async () => {
+  await withSession(async (ws) => {
+    const r = await bash(ws.session, { command: "seq 1 30000" });
+    assert.ok(r.ok);
+    assert.ok(r.truncated, "the runner cut it");
+    assert.ok(r.text.startsWith("1\n2\n3\n"));
+    assert.ok(r.text.endsWith("29999\n30000"));
+    assert.match(r.text, /characters cut here; the full output is in "/);
+    const full = await Deno.readTextFile(r.truncated!.fullOutputPath);
+    assert.equal(full.split("\n").length, 30_000);
+  });
 });
 
 Deno.test("Bash streams output chunk by chunk before the command exits", async () => {
@@ -183,8 +198,6 @@ Deno.test("Bash kills the group through bash when Deno only has --allow-run=bash
 
 Deno.test("The sandbox setting reaches Bash from createRuntime and from the CLI's --sandbox", async () => {
   await using ws = await tempWorkspace();
-  const { createRuntime } = await import("../../src/runtime/runtime.ts");
-  const { resolveConfig } = await import("../../src/cli/options.ts");
   await using plain = createRuntime({ roots: [ws.dir] });
   assert.deepEqual(plain.registry.get("Bash")?.programs, ["bash"]);
   await using boxed = createRuntime({ roots: [ws.dir], sandbox: true });

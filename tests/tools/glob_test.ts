@@ -158,3 +158,37 @@ Deno.test("Glob takes an absolute pattern and refuses paths outside the workspac
   const sub = await glob(ws.session, { pattern: "*.ts", path: ws.path("src/lib") });
   assert.deepEqual(sub.data.filenames.sort(), [ws.path("src/lib/util.test.ts"), ws.path("src/lib/util.ts")]);
 });
+
+Deno.test("Glob stops a parent's .gitignore at a nested repository, as rg does", async () => {
+  await using ws = await tempWorkspace();
+  await Deno.mkdir(ws.path(".git"));
+  await ws.write(".gitignore", "*.foo\n");
+  await ws.write(".ignore", "*.bar\n");
+  await Deno.mkdir(ws.path("inner/.git"), { recursive: true });
+  await ws.write("inner/a.foo", "x");
+  await ws.write("inner/b.bar", "x");
+  await ws.write("inner/sub/c.foo", "x");
+  await ws.write("plain/d.foo", "x");
+  await ws.write("plain/e.txt", "x");
+  for (const [path, cwd] of [[ws.dir, ws.dir], [ws.path("inner"), ws.path("inner")]]) {
+    const r = await glob(ws.session, { pattern: "**/*", path });
+    const mine = r.data.filenames.map((f) => f.slice(cwd.length + 1)).sort();
+    const theirs = (await rawRg(cwd, ["--files", "--hidden", "-g", "!.git"])).sort();
+    assert.deepEqual(mine, theirs, path);
+  }
+});
+
+Deno.test("Glob applies a change to an ignore file above the searched folder", async () => {
+  await using ws = await tempWorkspace();
+  await ws.write(".ignore", "*.tmp\n");
+  await ws.write("sub/a.txt", "x");
+  await ws.write("sub/b.tmp", "x");
+  await new Promise((r) => setTimeout(r, 60));
+  const names = async () =>
+    (await glob(ws.session, { pattern: "*", path: ws.path("sub") })).data.filenames.map((f) =>
+      f.slice(ws.dir.length + 1)
+    ).sort();
+  assert.deepEqual(await names(), ["sub/a.txt"]);
+  await Deno.writeTextFile(ws.path(".ignore"), "*.txt\n");
+  assert.deepEqual(await names(), ["sub/b.tmp"]);
+});

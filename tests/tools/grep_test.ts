@@ -67,6 +67,27 @@ Deno.test("Grep output equals raw rg's for every query, mode and engine", async 
   }
 });
 
+Deno.test("Grep on a single file equals raw rg whichever engine runs", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  const forced = new ToolRegistry([createGrepTool({ engine: "ripgrep" })]);
+  for (
+    const q of [{ pattern: "TODO" }, { pattern: "const [a-c]", context: 1 }, { pattern: "todo", "-i": true }]
+  ) {
+    for (const mode of ["content", "count", "files_with_matches"]) {
+      const expected = await rawRg(ws.dir, [...rgFlags(q, mode), "--", "src/app.ts"]);
+      for (const reg of [auto, forced, inProcess]) {
+        const r = await grep(ws.session, { ...q, path: ws.path("src/app.ts"), output_mode: mode }, reg);
+        assert.deepEqual(r.data.entries, expected, `${JSON.stringify(q)} ${mode}`);
+      }
+    }
+  }
+  const small = await grep(ws.session, { pattern: "TODO", path: ws.path("src/app.ts") });
+  assert.equal(small.data.engine, "in-process"); // one small file: no spawn
+  const regex = await grep(ws.session, { pattern: "\\bTODO\\b", path: ws.path("src/app.ts") });
+  assert.equal(regex.data.engine, "ripgrep"); // escapes whose meaning differs go to rg
+});
+
 Deno.test("Grep pages are disjoint and consecutive in every mode", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);

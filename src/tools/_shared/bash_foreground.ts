@@ -98,7 +98,11 @@ export async function runForeground(
     );
   }
   const cwd = stopped ? ctx.session.cwd : finalCwd(ctx.session, cwdFile, o.notes);
-  Deno.remove(cwdFile).catch(() => {});
+  try {
+    Deno.removeSync(cwdFile);
+  } catch {
+    // already gone
+  }
   const head: string[] = [];
   if (stopped === "timeout") {
     head.push(

@@ -1,11 +1,12 @@
 /**
  * A warm file index: folder listings cached per session and revalidated on
  * every later walk by one `stat` per folder. Creating, deleting or renaming a
- * file sets its folder's ctime to now, so a listing is trusted only when the
- * folder's ctime is older than the moment it was read (minus
+ * file sets its folder's mtime and ctime to now, so a listing is trusted only
+ * when both are older than the moment it was read (minus
  * {@link RACY_WINDOW_MS}, as file-system clocks are coarse); otherwise the
  * folder is read again. ctime, unlike mtime, cannot be set back by `touch` or
- * `tar`. The first walk needs no stat at all: a `readDir` per folder.
+ * `tar` (Deno reports it in whole seconds, so it only backs mtime up). The
+ * first walk needs no stat at all: a `readDir` per folder.
  *
  * Not tracked: a file's own mtime after it was first statted (an in-place
  * edit keeps the folder's ctime), so Glob's newest-first order can lag for
@@ -106,7 +107,7 @@ export class FileIndex {
     let m = node.fileMtimes[i];
     if (Number.isNaN(m)) {
       try {
-        m = Deno.statSync(join(dir, node.files[i])).mtime?.getTime() ?? 0;
+        m = Deno.statSync(`${dir}/${node.files[i]}`).mtime?.getTime() ?? 0;
       } catch {
         m = 0;
       }
@@ -119,7 +120,7 @@ export class FileIndex {
   walk(root: string, options: WalkOptions): boolean {
     const respect = options.respectIgnore ?? true;
     const maxDepth = options.maxDepth ?? Infinity;
-    const up = respect ? ancestorLayers(root) : { chain: [], inGit: false };
+    const up = respect ? this.#ancestors(root) : { chain: [], inGit: false };
     type Frame = { dir: string; rel: string; chain: IgnoreLayer[]; inGit: boolean; depth: number };
     let start: Frame | undefined = { dir: root, rel: "", chain: up.chain, inGit: up.inGit, depth: 0 };
     for (const seg of options.prefix ? options.prefix.split("/").filter((s) => s && s !== ".") : []) {
@@ -176,6 +177,20 @@ export class FileIndex {
     return true;
   }
 
+  #above = new Map<string, Ancestors>();
+
+  /** The ignore layers above `root`, cached while no folder above it (nor its ignore files) changes. */
+  #ancestors(root: string): Ancestors {
+    const cached = this.#above.get(root);
+    if (cached) {
+      const limit = cached.readAt - RACY_WINDOW_MS;
+      if (cached.watch.every((p) => changeTime(p) < limit)) return cached;
+    }
+    const fresh = ancestorLayers(root);
+    this.#above.set(root, fresh);
+    return fresh;
+  }
+
   #enter(frame: { dir: string; chain: IgnoreLayer[]; inGit: boolean }, node: DirNode, respect: boolean): {
     chain: IgnoreLayer[];
     inGit: boolean;
@@ -230,11 +245,12 @@ function unchanged(dir: string, node: DirNode): boolean {
   return true;
 }
 
-/** ctime (else mtime) in ms; NaN when the path cannot be statted. */
+/** The later of mtime and ctime in ms; NaN when the path cannot be statted. */
 function changeTime(path: string): number {
   try {
     const info = Deno.statSync(path);
-    return (info.ctime ?? info.mtime)?.getTime() ?? NaN;
+    // Deno gives ctime in whole seconds: mtime (ms) decides, ctime catches an mtime set back
+    return Math.max(info.mtime?.getTime() ?? NaN, info.ctime?.getTime() ?? -Infinity);
   } catch {
     return NaN;
   }
@@ -272,7 +288,20 @@ function readText(path: string): string {
 }
 
 /** Ignore layers of the folders above `root` (shallowest first), and whether one of them is a git repository. */
-function ancestorLayers(root: string): { chain: IgnoreLayer[]; inGit: boolean } {
+/** What the folders above a walk's root contribute. */
+interface Ancestors {
+  /** Their ignore layers, shallowest first. */
+  chain: IgnoreLayer[];
+  /** Whether one of them is a git repository. */
+  inGit: boolean;
+  /** When they were read. */
+  readAt: number;
+  /** The folders and ignore files whose change invalidates this. */
+  watch: string[];
+}
+
+function ancestorLayers(root: string): Ancestors {
+  const readAt = Date.now();
   const dirs: string[] = [];
   for (let d = dirname(root);; d = dirname(d)) {
     dirs.unshift(d);
@@ -280,14 +309,16 @@ function ancestorLayers(root: string): { chain: IgnoreLayer[]; inGit: boolean } 
   }
   let inGit = false;
   let chain: IgnoreLayer[] = [];
+  const watch = [...dirs];
   for (const d of dirs) {
     const hasGit = exists(join(d, ".git"));
     if (hasGit) chain = chain.filter((l) => !l.git);
     inGit ||= hasGit;
     const present = IGNORE_FILES.filter((n) => exists(join(d, n)));
+    watch.push(...present.map((n) => join(d, n)));
     if (present.length > 0 || hasGit) chain.push(...buildLayers(d, present, inGit, hasGit));
   }
-  return { chain, inGit };
+  return { chain, inGit, readAt, watch };
 }
 
 function exists(path: string): boolean {

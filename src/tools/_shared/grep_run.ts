@@ -12,7 +12,7 @@ import { type GrepQuery, mayRun, rgArgs, streamLines } from "./ripgrep.ts";
 import type { SearchEngine } from "./search_options.ts";
 
 /** Files at most this large are searched in process when the scope is one file (no spawn). */
-export const SMALL_FILE_BYTES = 256 * 1024;
+export const SMALL_FILE_BYTES = 512 * 1024;
 
 /** Where and how to run a query. */
 export interface GrepRun {

@@ -47,7 +47,11 @@ export interface IgnoreLayer {
  * console.assert(!isIgnored([layer], "/r/a/build", "build", true));
  * ```
  */
-export function ignoreLayer(base: string, texts: readonly string[], options: { git?: boolean } = {}): IgnoreLayer {
+export function ignoreLayer(
+  base: string,
+  texts: readonly string[],
+  options: { git?: boolean } = {},
+): IgnoreLayer {
   const rules: Rule[] = [];
   for (const text of texts) {
     for (const raw of text.split(/\r?\n/)) {

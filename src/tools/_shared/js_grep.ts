@@ -164,7 +164,9 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
       skipDir: (rel, name) => filter.skipDir(rel, name),
       fileOverride: (rel, name) => filter.override(rel, name),
       onFile: (relDir, name, _node, _i, dir) => {
-        if (filter.typeOk(name)) files.push({ rel: relDir ? `${relDir}/${name}` : name, abs: `${dir}/${name}` });
+        if (filter.typeOk(name)) {
+          files.push({ rel: relDir ? `${relDir}/${name}` : name, abs: `${dir}/${name}` });
+        }
       },
     });
     files.sort((a, b) => comparePaths(a.rel, b.rel));

@@ -204,7 +204,8 @@ export const MAX_COLUMNS = 500;
  *   pattern: "-x", mode: "files_with_matches", caseInsensitive: true, lineNumbers: false,
  *   before: 0, after: 0, globs: [], multiline: false, respectIgnore: true, cwd: "/w",
  * });
- * console.assert(args.includes("-l") && args.includes("-i") && args[args.indexOf("-e") + 1] === "-x");
+ * console.assert(args.includes("--files-with-matches") && args.includes("--ignore-case"));
+ * console.assert(args[args.indexOf("--regexp") + 1] === "-x");
  * ```
  */
 export function rgArgs(q: GrepQuery): string[] {
