@@ -10,6 +10,9 @@ import { terminalApprover } from "./approver.ts";
 import { type CliCommand, type CliIo, UsageError } from "./command.ts";
 import { RUNTIME_FLAGS, RUNTIME_FLAGS_HELP, startRuntime } from "./options.ts";
 
+/** Exit code after SIGINT or SIGTERM (the shell's 128 + SIGINT). */
+const INTERRUPTED_EXIT = 130;
+
 /** The `exec` subcommand. */
 export const command: CliCommand = {
   name: "exec",
@@ -60,7 +63,7 @@ ${RUNTIME_FLAGS_HELP}`,
       }
       let failed = false;
       let lineNo = 0;
-      for await (const line of lines(io.stdin)) {
+      for await (const line of lines(io.stdin, io.signal)) {
         lineNo++;
         if (line.trim() === "") continue;
         if (io.signal.aborted) break;
@@ -81,6 +84,7 @@ ${RUNTIME_FLAGS_HELP}`,
         failed ||= !result.ok;
         io.out(JSON.stringify({ line: lineNo, ...publicResult(result) }) + "\n");
       }
+      if (io.signal.aborted) return INTERRUPTED_EXIT;
       return failed ? 1 : 0;
     } finally {
       await runtime.close();
@@ -107,17 +111,29 @@ function parseCallLine(line: string, n: number): { tool: string; input: unknown 
   return { tool: rec.tool, input: rec.input ?? {} };
 }
 
-async function* lines(stream: CliIo["stdin"]): AsyncGenerator<string> {
+/** Lines of a stream; ends early (without the rest) when `signal` aborts, even while waiting on input. */
+async function* lines(stream: CliIo["stdin"], signal: AbortSignal): AsyncGenerator<string> {
   const dec = new TextDecoder();
+  const reader = stream.getReader();
+  const stop = () => reader.cancel().catch(() => {});
+  signal.addEventListener("abort", stop, { once: true });
   let buf = "";
-  for await (const chunk of stream) {
-    buf += dec.decode(chunk, { stream: true });
-    let nl;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      yield buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
+  try {
+    for (;;) {
+      if (signal.aborted) return;
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += dec.decode(value, { stream: true });
+      let nl;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        yield buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+      }
     }
+    buf += dec.decode();
+    if (buf && !signal.aborted) yield buf;
+  } finally {
+    signal.removeEventListener("abort", stop);
+    reader.releaseLock();
   }
-  buf += dec.decode();
-  if (buf) yield buf;
 }

@@ -42,6 +42,8 @@ export interface FlagPolicy {
 
 /** Program the Execute class runs. */
 export const SHELL_PROGRAM = "bash";
+/** Where, under the first root, background tasks are recorded (the Execute class reads and writes it). */
+export const TASK_LEDGER_DIR = ".paddock/tasks";
 /** Program the OS sandbox runs on Linux. */
 export const SANDBOX_PROGRAM = "bwrap";
 
@@ -86,6 +88,8 @@ export function neededPermissions(policy: FlagPolicy): PermissionSet {
         break;
       case "Execute":
         run.add(SHELL_PROGRAM);
+        // the task ledger, so a runtime started after a crash can reap what this one left
+        if (roots[0]) (read.add(`${roots[0]}/${TASK_LEDGER_DIR}`), write.add(`${roots[0]}/${TASK_LEDGER_DIR}`));
         if (policy.sandbox) run.add(SANDBOX_PROGRAM);
         break;
       case "Network":
@@ -105,16 +109,22 @@ export function neededPermissions(policy: FlagPolicy): PermissionSet {
   if (policy.modelHost) net.add(policy.modelHost);
   policy.extraRun?.forEach((p) => run.add(p));
   policy.extraNet?.forEach((h) => net.add(h));
-  const underRead = (p: string) => [...read].some((r) => p === r || p.startsWith(r.endsWith("/") ? r : `${r}/`));
-  policy.extraRead?.filter((p) => !underRead(p)).forEach((p) => read.add(p));
+  policy.extraRead?.forEach((p) => read.add(p));
   const netList = net.has("*") ? ["*"] : [...net];
   return {
-    read: [...read],
-    write: [...write],
+    read: foldPaths(read),
+    write: foldPaths(write),
     run: [...run],
     net: netList,
     env: [...env],
   };
+}
+
+/** Drops paths that lie under another path of the set, keeping the order. */
+function foldPaths(paths: Set<string>): string[] {
+  const list = [...paths];
+  const under = (p: string, r: string) => p !== r && p.startsWith(r.endsWith("/") ? r : `${r}/`);
+  return list.filter((p) => !list.some((r) => under(p, r)));
 }
 
 /**

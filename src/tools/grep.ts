@@ -173,8 +173,13 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, Gre
       let numMatches: number | undefined;
       if (mode === "files_with_matches") entries = newestFirst(lines, ctx.cwd);
       if (mode === "count") {
-        entries.sort((a, b) => comparePaths(a.slice(0, a.lastIndexOf(":")), b.slice(0, b.lastIndexOf(":"))));
-        numMatches = entries.reduce((n, e) => n + Number(e.slice(e.lastIndexOf(":") + 1)), 0);
+        const keyed = entries.map((line) => {
+          const colon = line.lastIndexOf(":");
+          return { line, path: line.slice(0, colon), n: Number(line.slice(colon + 1)) };
+        });
+        keyed.sort((a, b) => comparePaths(a.path, b.path));
+        entries = keyed.map((k) => k.line);
+        numMatches = keyed.reduce((n, k) => n + k.n, 0);
       }
       const page = limit === 0 ? budget : Math.min(limit, budget);
       let more: boolean;

@@ -22,15 +22,21 @@ const table: Array<[string, FlagPolicy, string[]]> = [
     "--allow-read=/w",
     "--allow-write=/w",
   ]],
-  ["execute runs bash", { tools: [{ name: "Bash", sideEffect: "Execute" }], roots: ["/w"] }, [
+  ["execute runs bash and keeps its task ledger", { tools: [{ name: "Bash", sideEffect: "Execute" }], roots: ["/w"] }, [
     "--no-prompt",
+    "--allow-read=/w/.paddock/tasks",
+    "--allow-write=/w/.paddock/tasks",
     "--allow-run=bash",
   ]],
+  ["the ledger folds into a writable root", {
+    tools: [{ name: "Bash", sideEffect: "Execute" }, { name: "Edit", sideEffect: "Mutating" }],
+    roots: ["/w"],
+  }, ["--no-prompt", "--allow-read=/w", "--allow-write=/w", "--allow-run=bash"]],
   ["execute with the sandbox also runs bwrap", {
     tools: [{ name: "Bash", sideEffect: "Execute" }],
     roots: ["/w"],
     sandbox: true,
-  }, ["--no-prompt", "--allow-run=bash,bwrap"]],
+  }, ["--no-prompt", "--allow-read=/w/.paddock/tasks", "--allow-write=/w/.paddock/tasks", "--allow-run=bash,bwrap"]],
   ["network reaches the allowed hosts only", {
     tools: [{ name: "WebFetch", sideEffect: "Network" }],
     roots: ["/w"],
