@@ -80,6 +80,11 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
         pattern = rest;
       }
       if (pattern === "") throw new InvalidInputError(`"pattern" names no files: "${i.pattern}"`);
+      if (pattern.split("/").includes("..")) {
+        throw new InvalidInputError(
+          `"pattern" cannot climb with "..": "${i.pattern}": give the folder as an absolute "path"`,
+        );
+      }
       const root = resolveSafePath(base, ctx, { kind: "dir", param: "path" });
       let re: RegExp;
       try {

@@ -153,6 +153,8 @@ Deno.test("Glob takes an absolute pattern and refuses paths outside the workspac
   assert.equal(relative.error?.code, "invalid_input");
   const file = await glob(ws.session, { pattern: "*", path: ws.path("README.md") });
   assert.equal(file.error?.code, "invalid_input");
+  const climb = await glob(ws.session, { pattern: "../*", path: ws.path("src") });
+  assert.equal(climb.error?.code, "invalid_input");
   const none = await glob(ws.session, { pattern: "**/*.nothing" });
   assert.equal(none.text, "No files found");
   const sub = await glob(ws.session, { pattern: "*.ts", path: ws.path("src/lib") });

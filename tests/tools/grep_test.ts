@@ -47,6 +47,8 @@ const QUERIES: Record<string, unknown>[] = [
   { pattern: "TODO", "-A": 2, "-B": 1 },
   { pattern: "-dash" },
   { pattern: "x+TODO" },
+  { pattern: "TODO[^x]*last" }, // a whole-text scan would span lines here; rg's lines never do
+  { pattern: "\\s+const" },
 ];
 
 Deno.test("Grep output equals raw rg's for every query, mode and engine", async () => {

@@ -154,6 +154,7 @@ export interface JsGrepOptions {
 /** Searches in process. Returns whether it stopped early (by `onLine`, the deadline or the signal). */
 export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped: boolean }> {
   const re = translateRegex(q.pattern, q);
+  const global = new RegExp(re.source, `${re.flags}g`);
   const filter = fileFilter(q);
   const files: Array<{ rel: string; abs: string }> = [];
   if (o.isFile) files.push({ rel: "", abs: o.root });
@@ -191,12 +192,25 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
     }
     if (bytes.indexOf(0) !== -1) continue;
     const text = new TextDecoder().decode(bytes);
-    re.lastIndex = 0;
-    if (!re.test(text)) continue;
     const name = display(f.rel);
-    const lines = text.split("\n");
-    if (lines.at(-1) === "") lines.pop();
-    const { matched, count } = q.multiline ? multilineMatches(re, text) : lineMatches(re, lines);
+    let matched: number[];
+    let count: number;
+    let lineAt: (k: number) => string;
+    let lineCount = Infinity;
+    if (!q.multiline && !context) {
+      // no context needed: visit only the lines that hold a match, never split the file
+      const found = findLines(global, re, text, q.mode === "files_with_matches");
+      ({ matched, count } = found);
+      lineAt = (k) => found.texts.get(k)!;
+    } else {
+      re.lastIndex = 0;
+      if (!re.test(text)) continue;
+      const lines = text.split("\n");
+      if (lines.at(-1) === "") lines.pop();
+      ({ matched, count } = q.multiline ? multilineMatches(re, text) : lineMatches(re, lines));
+      lineAt = (k) => lines[k];
+      lineCount = lines.length;
+    }
     if (matched.length === 0) continue;
     if (q.mode === "files_with_matches") {
       if (o.onLine(name) === false) return { stopped: true };
@@ -210,7 +224,7 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
     const show: number[] = [];
     let hi = -1;
     for (const m of matched) {
-      const end = Math.min(m + q.after, lines.length - 1);
+      const end = Math.min(m + q.after, lineCount - 1);
       for (let k = Math.max(m - q.before, hi + 1); k <= end; k++) show.push(k);
       hi = Math.max(hi, end);
     }
@@ -218,9 +232,10 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
     for (const k of show) {
       if (context && printedAny && k > prev + 1 && o.onLine("--") === false) return { stopped: true };
       const sep = matchedSet.has(k) ? ":" : "-";
-      const line = lines[k].length > MAX_COLUMNS
-        ? `${lines[k].slice(0, MAX_COLUMNS)} [... omitted end of long line]`
-        : lines[k];
+      const text = lineAt(k);
+      const line = text.length > MAX_COLUMNS
+        ? `${text.slice(0, MAX_COLUMNS)} [... omitted end of long line]`
+        : text;
       if (o.onLine(q.lineNumbers ? `${name}${sep}${k + 1}${sep}${line}` : `${name}${sep}${line}`) === false) {
         return { stopped: true };
       }
@@ -229,6 +244,46 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
     }
   }
   return { stopped: false };
+}
+
+/**
+ * Lines (0-based numbers and texts) that match `line`, found by scanning the
+ * whole text with `global` and checking each candidate's own line, then
+ * going on from the next line (a candidate may span lines; rg's never do).
+ */
+function findLines(
+  global: RegExp,
+  line: RegExp,
+  text: string,
+  firstOnly: boolean,
+): { matched: number[]; count: number; texts: Map<number, string> } {
+  const matched: number[] = [];
+  const texts = new Map<number, string>();
+  let lineNo = 0; // newlines before `counted`
+  let counted = 0;
+  let pos = 0;
+  while (pos < text.length) {
+    global.lastIndex = pos;
+    const m = global.exec(text);
+    if (!m) break;
+    const start = m.index === 0 ? 0 : text.lastIndexOf("\n", m.index - 1) + 1;
+    if (start >= text.length && text.length > 0) break; // past the final newline: no line there
+    let end = text.indexOf("\n", m.index);
+    if (end === -1) end = text.length;
+    for (let k = text.indexOf("\n", counted); k !== -1 && k < start; k = text.indexOf("\n", counted)) {
+      lineNo++;
+      counted = k + 1;
+    }
+    const candidate = text.slice(start, end);
+    line.lastIndex = 0;
+    if (line.test(candidate)) {
+      matched.push(lineNo);
+      texts.set(lineNo, candidate);
+      if (firstOnly) break;
+    }
+    pos = end + 1;
+  }
+  return { matched, count: matched.length, texts };
 }
 
 function lineMatches(re: RegExp, lines: readonly string[]): { matched: number[]; count: number } {
