@@ -20,7 +20,11 @@ export async function launchFlags(args: string[]): Promise<string[]> {
   let out = "";
   const errs: string[] = [];
   try {
-    const code = await main(["perms", "--json", "--", ...args], { ...io, out: (t) => (out += t), err: (t) => errs.push(t) });
+    const code = await main(["perms", "--json", "--", ...args], {
+      ...io,
+      out: (t) => (out += t),
+      err: (t) => errs.push(t),
+    });
     if (code !== 0) throw new Error(errs.join("").trim() || `paddock perms exited ${code}`);
   } finally {
     io.dispose();

@@ -63,7 +63,17 @@ ${RUNTIME_FLAGS_HELP}`,
         const perTool = Object.fromEntries(
           runtime.registry.list().map((t) => [
             t.name,
-            { sideEffect: t.sideEffect, flags: toDenoFlags({ ...policy, tools: [t], env: [], outputDir: undefined, extraRead: undefined, modelHost: undefined }).slice(1) },
+            {
+              sideEffect: t.sideEffect,
+              flags: toDenoFlags({
+                ...policy,
+                tools: [t],
+                env: [],
+                outputDir: undefined,
+                extraRead: undefined,
+                modelHost: undefined,
+              }).slice(1),
+            },
           ]),
         );
         io.out(

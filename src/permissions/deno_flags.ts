@@ -89,7 +89,9 @@ export function neededPermissions(policy: FlagPolicy): PermissionSet {
       case "Execute":
         run.add(SHELL_PROGRAM);
         // the task ledger, so a runtime started after a crash can reap what this one left
-        if (roots[0]) (read.add(`${roots[0]}/${TASK_LEDGER_DIR}`), write.add(`${roots[0]}/${TASK_LEDGER_DIR}`));
+        if (roots[0]) {
+          (read.add(`${roots[0]}/${TASK_LEDGER_DIR}`), write.add(`${roots[0]}/${TASK_LEDGER_DIR}`));
+        }
         if (policy.sandbox) run.add(SANDBOX_PROGRAM);
         break;
       case "Network":

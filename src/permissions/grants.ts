@@ -142,7 +142,9 @@ function missingFlags(need: PermissionSet, query: PermissionQuery): string[] {
  * when no PATH directory could be looked in at all.
  */
 function findProgram(program: string, path: string | undefined): boolean | undefined {
-  const candidates = program.includes("/") ? [program] : (path ?? "").split(":").filter(Boolean).map((d) => join(d, program));
+  const candidates = program.includes("/")
+    ? [program]
+    : (path ?? "").split(":").filter(Boolean).map((d) => join(d, program));
   let looked = false;
   for (const c of candidates) {
     try {
@@ -164,7 +166,9 @@ export function formatGrantReport(report: GrantReport): string {
     );
   }
   if (report.runtimeMissing.length) {
-    lines.push(`  warning: the runtime lacks ${report.runtimeMissing.join(" ")} (spilled outputs, settings, env)`);
+    lines.push(
+      `  warning: the runtime lacks ${report.runtimeMissing.join(" ")} (spilled outputs, settings, env)`,
+    );
   }
   for (const e of report.excess) lines.push(`  warning: the process ${e}`);
   for (const p of report.missingPrograms) lines.push(`  warning: program "${p}" is not on PATH`);

@@ -97,8 +97,12 @@ Deno.test("paddock perms prints a least-privilege deno run line that works", asy
   assert.equal(flags[0], "--no-prompt");
   assert.ok(!flags.includes("-A") && !flags.includes("--allow-all"));
   assert.match(line, /^deno run --no-prompt /);
-  const readable = flags.find((f: string) => f.startsWith("--allow-read="))?.slice("--allow-read=".length).split(",") ?? [];
-  assert.ok(readable.some((r: string) => EXAMPLE === r || EXAMPLE.startsWith(`${r}/`)), "the --tools module is readable");
+  const readable =
+    flags.find((f: string) => f.startsWith("--allow-read="))?.slice("--allow-read=".length).split(",") ?? [];
+  assert.ok(
+    readable.some((r: string) => EXAMPLE === r || EXAMPLE.startsWith(`${r}/`)),
+    "the --tools module is readable",
+  );
   const run = await paddock([
     "exec",
     "--quiet",

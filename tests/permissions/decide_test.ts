@@ -9,7 +9,11 @@ const rows: Row[] = [
   ["mutating asks in default mode", { sideEffect: "Mutating" }, "ask"],
   ["execute asks in default mode", { sideEffect: "Execute" }, "ask"],
   ["network asks in default mode", { sideEffect: "Network" }, "ask"],
-  ["a sub-agent starts without asking (its own calls are decided one by one)", { sideEffect: "Spawns" }, "allow"],
+  [
+    "a sub-agent starts without asking (its own calls are decided one by one)",
+    { sideEffect: "Spawns" },
+    "allow",
+  ],
   ["preset all asks before a sub-agent", { sideEffect: "Spawns", preset: "all" }, "ask"],
   ["blocking runs (a person answers anyway)", { sideEffect: "Blocking" }, "allow"],
   ["acceptEdits allows mutating", { sideEffect: "Mutating", mode: "acceptEdits" }, "allow"],

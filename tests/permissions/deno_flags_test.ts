@@ -22,7 +22,10 @@ const table: Array<[string, FlagPolicy, string[]]> = [
     "--allow-read=/w",
     "--allow-write=/w",
   ]],
-  ["execute runs bash and keeps its task ledger", { tools: [{ name: "Bash", sideEffect: "Execute" }], roots: ["/w"] }, [
+  ["execute runs bash and keeps its task ledger", {
+    tools: [{ name: "Bash", sideEffect: "Execute" }],
+    roots: ["/w"],
+  }, [
     "--no-prompt",
     "--allow-read=/w/.paddock/tasks",
     "--allow-write=/w/.paddock/tasks",
@@ -36,7 +39,12 @@ const table: Array<[string, FlagPolicy, string[]]> = [
     tools: [{ name: "Bash", sideEffect: "Execute" }],
     roots: ["/w"],
     sandbox: true,
-  }, ["--no-prompt", "--allow-read=/w/.paddock/tasks", "--allow-write=/w/.paddock/tasks", "--allow-run=bash,bwrap"]],
+  }, [
+    "--no-prompt",
+    "--allow-read=/w/.paddock/tasks",
+    "--allow-write=/w/.paddock/tasks",
+    "--allow-run=bash,bwrap",
+  ]],
   ["network reaches the allowed hosts only", {
     tools: [{ name: "WebFetch", sideEffect: "Network" }],
     roots: ["/w"],
