@@ -263,6 +263,7 @@ export {
   toCallToolResult,
 } from "./src/mcp/server.ts";
 export type { McpHttpOptions, McpHttpServer, McpServerOptions, McpStdioOptions } from "./src/mcp/server.ts";
+export { INTERACTIVE_TOOLS, mcpInteraction } from "./src/mcp/interaction.ts";
 export { listMcpResourcesTool } from "./src/tools/list_mcp_resources.ts";
 export type { ListMcpResourcesInput } from "./src/tools/list_mcp_resources.ts";
 export { readMcpResourceTool } from "./src/tools/read_mcp_resource.ts";

@@ -1,7 +1,9 @@
 /**
  * `paddock chat`: an interactive session. Each line read is a prompt; the
  * conversation carries over between prompts. `/clear` starts over, `/exit`
- * (or end of input) quits.
+ * (or end of input) quits. Ctrl-C during a turn stops that turn only (the
+ * model request and running tools are aborted, the history stays valid) and
+ * a second Ctrl-C, or one at the prompt, quits.
  *
  * @module
  */
@@ -21,7 +23,8 @@ export const command: CliCommand = {
 
 Reads prompts line by line (from the terminal or a pipe) and runs the agent
 loop on each, keeping the conversation. Commands: /clear starts over, /exit
-quits (so does end of input). Ctrl-C interrupts and quits.
+quits (so does end of input, Ctrl-D). Ctrl-C stops the current turn and
+returns to the prompt; Ctrl-C again (or at the prompt) quits.
 
 ${AGENT_FLAGS_HELP}
 
@@ -52,7 +55,8 @@ ${RUNTIME_FLAGS_HELP}`,
         try {
           line = await readTerminalLine(io.stdin, io.signal);
         } catch {
-          break; // interrupted while waiting for input
+          if (io.signal.aborted) return 130; // Ctrl-C (or SIGTERM) at the prompt
+          break;
         }
         if (line === null) break;
         const prompt = line.trim();
@@ -63,9 +67,21 @@ ${RUNTIME_FLAGS_HELP}`,
           io.err("(conversation cleared)\n");
           continue;
         }
-        for await (const event of runAgent({ ...setup.loopOptions, prompt, history, signal: io.signal })) {
-          setup.renderer.render(event);
-          if (event.type === "result") failed = event.stopReason === "error";
+        // Ctrl-C stops this turn only; handing SIGINT back at once makes a second Ctrl-C quit
+        const turn = new AbortController();
+        const release = io.onInterrupt?.(() => {
+          release?.();
+          io.err("\n(interrupted: Ctrl-C again quits)\n");
+          turn.abort(new Error("Interrupted by the user"));
+        });
+        try {
+          const signal = AbortSignal.any([io.signal, turn.signal]);
+          for await (const event of runAgent({ ...setup.loopOptions, prompt, history, signal })) {
+            setup.renderer.render(event);
+            if (event.type === "result") failed = event.stopReason === "error";
+          }
+        } finally {
+          release?.();
         }
         if (io.signal.aborted) return 130;
       }

@@ -6,6 +6,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { mcpInteraction } from "../mcp/interaction.ts";
 import { serveMcpHttp, serveMcpStdio } from "../mcp/server.ts";
 import { type CliCommand, UsageError } from "./command.ts";
 import { RUNTIME_FLAGS, RUNTIME_FLAGS_HELP, startRuntime } from "./options.ts";
@@ -21,7 +22,8 @@ through Paddock's runner: the permission mode, rules and --sandbox of this
 process apply, and tool annotations tell the client each tool's side-effect
 class. Calls that need confirmation are asked through the client when it
 supports MCP elicitation, and refused otherwise (allow them with --allow,
---allowed-tools or --permission-mode).
+--allowed-tools or --permission-mode). AskUserQuestion and ExitPlanMode are
+asked through elicitation too, and not listed to clients without it.
 
   --http           Serve streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio
   --port <n>       Port for --http (default: 0, a free port; the URL is printed on stderr)
@@ -51,7 +53,11 @@ ${RUNTIME_FLAGS_HELP}`,
       }
     }
     // only an explicit --mcp-config is proxied, so a project config that starts 'paddock mcp' cannot loop
-    const { runtime } = await startRuntime({ ...values }, io, { mcp: "explicit" });
+    // AskUserQuestion and ExitPlanMode ask the calling client (elicitation), never this process's stdin
+    const { runtime } = await startRuntime({ ...values }, io, {
+      mcp: "explicit",
+      interaction: mcpInteraction(),
+    });
     try {
       const count = runtime.registry.enabled().length;
       if (values.http) {

@@ -20,6 +20,12 @@ export interface CliIo {
   cwd: string;
   /** Aborted on SIGINT/SIGTERM. */
   signal: AbortSignal;
+  /**
+   * Takes over SIGINT (Ctrl-C) until the returned function is called: a SIGINT then calls
+   * `handler` instead of aborting `signal` (SIGTERM and SIGHUP still abort it). Absent when the
+   * I/O is not wired to process signals (in-memory I/O in tests).
+   */
+  onInterrupt?: (handler: () => void) => () => void;
 }
 
 /** A subcommand: `paddock <name> …`. */

@@ -90,8 +90,9 @@ export function processIo(): CliIo & { dispose(): void } {
   const enc = new TextEncoder();
   const controller = new AbortController();
   const handlers: Array<[Deno.Signal, () => void]> = [];
+  let interrupt: (() => void) | undefined; // a command's own Ctrl-C handling (see CliIo.onInterrupt)
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    const h = () => controller.abort(new Error(sig));
+    const h = () => sig === "SIGINT" && interrupt ? interrupt() : controller.abort(new Error(sig));
     try {
       Deno.addSignalListener(sig, h);
       handlers.push([sig, h]);
@@ -108,6 +109,12 @@ export function processIo(): CliIo & { dispose(): void } {
     env,
     cwd: Deno.cwd(),
     signal: controller.signal,
+    onInterrupt: (handler) => {
+      interrupt = handler;
+      return () => {
+        if (interrupt === handler) interrupt = undefined;
+      };
+    },
     dispose: () => handlers.forEach(([s, h]) => Deno.removeSignalListener(s, h)),
   };
 }

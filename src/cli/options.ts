@@ -18,6 +18,7 @@ import type { WebToolOptions } from "../web/options.ts";
 import { searchProviderHost } from "../web/choose_provider.ts";
 import { isPrivateAddress } from "../tools/_shared/net_guard.ts";
 import { terminalInteraction } from "./interactive.ts";
+import type { InteractionOptions } from "../tools/_shared/interaction.ts";
 import { isPermissionMode, type PermissionMode } from "../permissions/modes.ts";
 import type { Approver } from "../registry/hooks.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.ts";
@@ -235,6 +236,8 @@ export interface StartOptions {
    * `.mcp.json`), `explicit` (only `--mcp-config`), `off`. Default `auto`.
    */
   mcp?: "auto" | "explicit" | "off";
+  /** Handlers of AskUserQuestion and ExitPlanMode. Default: the terminal's, when stdin is one. */
+  interaction?: InteractionOptions;
 }
 
 /** What the MCP servers of a file need from Deno: programs to run and hosts to reach. */
@@ -282,7 +285,7 @@ export async function startRuntime(
   io: CliIo,
   extra: Partial<RuntimeOptions> & StartOptions = {},
 ): Promise<{ runtime: Runtime; config: ResolvedConfig; grants?: GrantReport }> {
-  const { checkGrants: check, mcp: mcpMode = "auto", ...runtimeExtra } = extra;
+  const { checkGrants: check, mcp: mcpMode = "auto", interaction, ...runtimeExtra } = extra;
   const config = resolveConfig(flags, io);
   const mcpFile = mcpMode === "auto" || (mcpMode !== "off" && flags["mcp-config"])
     ? config.mcpConfig
@@ -291,7 +294,7 @@ export async function startRuntime(
   const userTools: Tool[] = [];
   for (const spec of flags.tools ?? []) userTools.push(...await loadToolModule(spec, io.cwd));
   const base = extra.tools ??
-    builtinTools({ ...config.runtime.toolOptions, interaction: terminalInteraction(io) });
+    builtinTools({ ...config.runtime.toolOptions, interaction: interaction ?? terminalInteraction(io) });
   const runtime = createRuntime({
     ...config.runtime,
     envNames: [...ENV_NAMES],

@@ -21,6 +21,8 @@ export interface BackgroundAgentOptions {
   startedAt: number;
   /** Runs the agent: stops on `signal`, reports progress lines through `log`. */
   run: (signal: AbortSignal, log: (text: string) => void) => Promise<AgentResult>;
+  /** The text TaskOutput shows once the run ended (e.g. with the agent id and usage). Default the final text. */
+  describe?: (result: AgentResult) => string;
 }
 
 /**
@@ -40,8 +42,8 @@ export function startBackgroundAgent(options: BackgroundAgentOptions): TaskHandl
   let status: TaskStatus = "running";
   let finalText: string | undefined;
   const done = options.run(controller.signal, append).then((result) => {
-    finalText = result.text;
-    append(`\n${result.text}\n`);
+    finalText = options.describe?.(result) ?? result.text;
+    append(`\n${finalText}\n`);
     if (result.stopReason === "aborted") status = "killed";
     else if (result.stopReason === "error") {
       status = "failed";

@@ -22,6 +22,7 @@ import type { SideEffect } from "../registry/define_tool.ts";
 import type { Approver } from "../registry/hooks.ts";
 import type { ToolCallResult } from "../registry/run_tool.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import { clientCanElicit, elicitForm, INTERACTIVE_TOOLS, withMcpClient } from "./interaction.ts";
 import { StreamServerTransport } from "./stdio.ts";
 
 /** The path the HTTP transport answers on. */
@@ -51,6 +52,13 @@ export interface McpServerOptions {
    * to allow them.
    */
   elicitApproval?: boolean;
+  /**
+   * Tools that need a person (their handlers ask through the client, see
+   * `mcpInteraction`): listed only to clients that support elicitation, and
+   * refused with the reason to others. Default `AskUserQuestion` and
+   * `ExitPlanMode`; `[]` lists them to every client.
+   */
+  interactiveTools?: readonly string[];
 }
 
 /**
@@ -68,17 +76,22 @@ export interface McpServerOptions {
  * ```
  */
 export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}): Server {
+  const interactive = [...(options.interactiveTools ?? INTERACTIVE_TOOLS)];
   const server = new Server(
     { name: options.name ?? "paddock", version: options.version ?? "0.1.0" },
     {
       capabilities: { tools: { listChanged: true } },
       instructions: `Paddock's sandboxed tools, working in ${runtime.session.roots.join(", ")} ` +
-        `(permission mode "${runtime.session.mode}"). File paths must be absolute.`,
+        `(permission mode "${runtime.session.mode}"). File paths must be absolute.` +
+        ` Tools that ask the person (${interactive.join(", ") || "none"}) are offered only to clients ` +
+        `that support elicitation.`,
     },
   );
   const { registry } = runtime;
+  const hidden = (name: string) =>
+    !clientCanElicit(server) && interactive.includes(registry.get(name)?.name ?? name);
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({
-    tools: registry.enabled().map((t) => ({
+    tools: registry.enabled().filter((t) => !hidden(t.name)).map((t) => ({
       name: t.name,
       description: t.description,
       inputSchema: registry.schemaOf(t.name) as ListToolsResult["tools"][number]["inputSchema"],
@@ -88,20 +101,35 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const token = request.params._meta?.progressToken;
     let progress = 0;
-    const result = await runtime.run(request.params.name, request.params.arguments ?? {}, {
-      signal: extra.signal,
-      ...(runtime.runOptions.approver || options.elicitApproval === false
-        ? {}
-        : { approver: elicitingApprover(server) }),
-      onEvent: (event) => {
-        runtime.runOptions.onEvent?.(event);
-        if (token === undefined || event.type !== "tool_output") return;
-        extra.sendNotification({
-          method: "notifications/progress",
-          params: { progressToken: token, progress: ++progress, message: event.chunk.slice(0, 2_000) },
-        }).catch(() => {});
-      },
-    });
+    if (hidden(request.params.name)) {
+      return {
+        content: [{
+          type: "text",
+          text:
+            `Error: ${request.params.name} is not offered to this MCP client: it needs a person to answer, ` +
+            "and the client does not support elicitation",
+        }],
+        isError: true,
+      };
+    }
+    const result = await withMcpClient(
+      server,
+      () =>
+        runtime.run(request.params.name, request.params.arguments ?? {}, {
+          signal: extra.signal,
+          ...(runtime.runOptions.approver || options.elicitApproval === false
+            ? {}
+            : { approver: elicitingApprover(server) }),
+          onEvent: (event) => {
+            runtime.runOptions.onEvent?.(event);
+            if (token === undefined || event.type !== "tool_output") return;
+            extra.sendNotification({
+              method: "notifications/progress",
+              params: { progressToken: token, progress: ++progress, message: event.chunk.slice(0, 2_000) },
+            }).catch(() => {});
+          },
+        }),
+    );
     return toCallToolResult(result);
   });
   let pending = false;
@@ -144,7 +172,7 @@ export function toCallToolResult(result: ToolCallResult): CallToolResult {
 /** An approver that asks the person at the client through MCP elicitation. */
 function elicitingApprover(server: Server): Approver | undefined {
   return async (request, signal) => {
-    if (!server.getClientCapabilities()?.elicitation) {
+    if (!clientCanElicit(server)) {
       return {
         behavior: "deny",
         reason:
@@ -152,15 +180,14 @@ function elicitingApprover(server: Server): Approver | undefined {
           "--allowed-tools or another --permission-mode",
       };
     }
-    const answer = await server.elicitInput({
-      mode: "form",
+    const answer = await elicitForm(server, {
       message: `Allow ${request.tool}${request.summary ? ` (${request.summary})` : ""}? ${request.reason}`,
       requestedSchema: {
         type: "object",
         properties: { allow: { type: "boolean", title: "Allow this call", default: false } },
         required: ["allow"],
       },
-    }, { signal });
+    }, signal);
     const allowed = answer.action === "accept" && answer.content?.allow === true;
     return allowed
       ? { behavior: "allow" }

@@ -13,6 +13,8 @@ export const MEMORY_CHARS = 200_000;
 export const HEAD_CHARS = 15_000;
 /** Tail kept once past {@link MEMORY_CHARS} (characters). */
 export const TAIL_CHARS = 12_000;
+/** Most bytes an output file receives; past it the rest is dropped with a note, so a runaway command cannot fill the disk. */
+export const MAX_FILE_BYTES = 1024 * 1024 * 1024;
 
 /** Options of {@link OutputSink}. */
 export interface OutputSinkOptions {
@@ -22,6 +24,8 @@ export interface OutputSinkOptions {
   spillPath?: () => string;
   /** Keep nothing in memory (only the file). Default false. */
   fileOnly?: boolean;
+  /** Most bytes written to the file; later output is dropped after a note in the file. Default {@link MAX_FILE_BYTES}. */
+  maxFileBytes?: number;
 }
 
 /**
@@ -47,6 +51,8 @@ export class OutputSink {
   #spilled = false;
   #file: Deno.FsFile | undefined;
   #path: string | undefined;
+  #fileBytes = 0;
+  #fileFull = false;
   #options: OutputSinkOptions;
   #enc = new TextEncoder();
 
@@ -66,6 +72,11 @@ export class OutputSink {
     return this.#path;
   }
 
+  /** Whether the file reached its size limit, so it lacks the output after that point. */
+  get fileFull(): boolean {
+    return this.#fileFull;
+  }
+
   /** Whether memory holds only the head and tail. */
   get cut(): boolean {
     return this.#spilled;
@@ -75,7 +86,7 @@ export class OutputSink {
   write(text: string): void {
     if (text === "") return;
     this.#total += text.length;
-    this.#file?.writeSync(this.#enc.encode(text));
+    this.#writeFile(text);
     if (this.#options.fileOnly) return;
     if (!this.#spilled) {
       this.#chunks.push(text);
@@ -92,7 +103,7 @@ export class OutputSink {
     const target = path ?? this.#options.spillPath?.();
     if (!target) return undefined;
     this.#openFile(target);
-    if (!this.#spilled) this.#file!.writeSync(this.#enc.encode(this.#chunks.join("")));
+    if (!this.#spilled) this.#writeFile(this.#chunks.join(""));
     return this.#path;
   }
 
@@ -101,9 +112,13 @@ export class OutputSink {
     if (!this.#spilled) return this.#chunks.join("");
     const tail = this.#tail.join("");
     const cut = this.#total - this.#head.length - tail.length;
-    const where = this.#path
-      ? `the full output is in "${this.#path}": read it with Read (offset, limit) or search it with Grep`
-      : "the full output was not saved";
+    const where = !this.#path
+      ? "the full output was not saved"
+      : this.#fileFull
+      ? `"${this.#path}" holds the output up to its ${
+        this.#options.maxFileBytes ?? MAX_FILE_BYTES
+      }-byte limit: read it with Read (offset, limit)`
+      : `the full output is in "${this.#path}": read it with Read (offset, limit) or search it with Grep`;
     return `${this.#head}\n\n[… ${cut} of ${this.#total} characters cut here; ${where} …]\n\n${tail}`;
   }
 
@@ -122,13 +137,30 @@ export class OutputSink {
     this.#path = path;
   }
 
+  #writeFile(text: string): void {
+    if (!this.#file || this.#fileFull) return;
+    const bytes = this.#enc.encode(text);
+    const max = this.#options.maxFileBytes ?? MAX_FILE_BYTES;
+    if (this.#fileBytes + bytes.length > max) {
+      this.#fileFull = true;
+      this.#file.writeSync(
+        this.#enc.encode(
+          `\n[… output file limit of ${max} bytes reached: later output is not saved here …]\n`,
+        ),
+      );
+      return;
+    }
+    this.#file.writeSync(bytes);
+    this.#fileBytes += bytes.length;
+  }
+
   #spill(): void {
     const all = this.#chunks.join("");
     if (!this.#file) {
       const path = this.#options.spillPath?.();
       if (path) {
         this.#openFile(path);
-        this.#file!.writeSync(this.#enc.encode(all));
+        this.#writeFile(all);
       }
     }
     this.#spilled = true;

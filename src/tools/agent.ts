@@ -120,7 +120,8 @@ export function agentTool(options: AgentToolOptions): Tool {
         "Permission mode for the agent: plan removes tools that change things; other modes never widen the session's",
       ),
     }),
-    summarize: (input) => `${input.subagent_type}: ${input.description}`,
+    summarize: (input) =>
+      `${input.subagent_type}${input.name ? ` "${input.name}"` : ""}: ${input.description}`,
     execute: async (input, ctx) => {
       const records = agentRecords(ctx.session);
       let record: AgentRecord;
@@ -190,7 +191,14 @@ export function agentTool(options: AgentToolOptions): Tool {
           return result;
         }).finally(() => (record.running = false));
       };
-      if (input.run_in_background) return startBackground(record, input.description, run, ctx);
+      if (input.run_in_background) {
+        return startBackground(
+          record,
+          input.name ? `${input.name}: ${input.description}` : input.description,
+          run,
+          ctx,
+        );
+      }
       const result = await run(ctx.signal, (e) => progress(e, ctx.onOutput));
       if (result.stopReason === "error") throw new UnavailableError(`The sub-agent failed: ${result.error}`);
       return finalOutput(record, result);
@@ -237,6 +245,7 @@ function startBackground(
     session: ctx.session,
     startedAt: ctx.now(),
     run: (signal, log) => run(signal, (e) => progress(e, log)),
+    describe: (result) => finalOutput(record, result).text,
   });
   return {
     text:

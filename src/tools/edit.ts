@@ -117,12 +117,15 @@ export const editTool: Tool<EditInput, EditData> = defineTool<EditInput, EditDat
           fallback: false,
         };
       } else {
+        // mixed line endings: match on LF-normalised text, keep every untouched line's ending
+        const mixed = !crlf && before.includes("\r\n");
         result = replace(
           before,
-          toLfIf(crlf, i.old_string),
-          toLfIf(crlf, i.new_string),
+          toLfIf(crlf || mixed, i.old_string),
+          toLfIf(crlf || mixed, i.new_string),
           i.replace_all ?? false,
           shown,
+          mixed,
         );
       }
       const out = encodeText(crlf ? withLineEnding(result.text, "CRLF") : result.text, format);
@@ -172,12 +175,35 @@ function indicesOf(hay: string, needle: string): number[] {
   return out;
 }
 
-/** Replaces `old` in `text`; on no exact match, retries with curly quotes folded to straight ones. */
-function replace(text: string, old: string, next: string, all: boolean, shown: string): Replaced {
-  let at = indicesOf(text, old);
+/**
+ * Where `needle` (LF) occurs in `hay`, as [index, length] pairs. With `mixed`,
+ * each line break of the needle also matches a CRLF in `hay`.
+ */
+function find(hay: string, needle: string, mixed: boolean): Array<[number, number]> {
+  if (!mixed || !needle.includes("\n")) return indicesOf(hay, needle).map((i) => [i, needle.length]);
+  const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(needle.split("\n").map(escape).join("\\r?\\n"), "g");
+  return Array.from(hay.matchAll(re), (m) => [m.index, m[0].length]);
+}
+
+/** The line ending to give new text replacing `[idx, idx+len)` of a mixed-ending `text`. */
+function endingAt(text: string, idx: number, len: number): "LF" | "CRLF" {
+  const found = text.slice(idx, idx + len);
+  if (found.includes("\n")) return found.includes("\r\n") ? "CRLF" : "LF";
+  const nl = text.indexOf("\n", idx + len);
+  return nl > 0 && text[nl - 1] === "\r" ? "CRLF" : "LF";
+}
+
+/**
+ * Replaces `old` in `text`; on no exact match, retries with curly quotes folded
+ * to straight ones. With `mixed` (a file of LF and CRLF lines), `old` and `next`
+ * are LF and the text found keeps its own line endings.
+ */
+function replace(text: string, old: string, next: string, all: boolean, shown: string, mixed = false): Replaced {
+  let at = find(text, old, mixed);
   let fallback = false;
   if (at.length === 0) {
-    at = indicesOf(foldQuotes(text), foldQuotes(old));
+    at = find(foldQuotes(text), foldQuotes(old), mixed);
     fallback = at.length > 0;
   }
   if (at.length === 0) {
@@ -191,15 +217,16 @@ function replace(text: string, old: string, next: string, all: boolean, shown: s
     );
   }
   let out = "", prev = 0, firstLength = 0;
-  for (const [k, idx] of at.entries()) {
-    const found = text.slice(idx, idx + old.length);
-    const replacement = fallback ? curlLike(found, next) : next;
+  for (const [k, [idx, len]] of at.entries()) {
+    const found = text.slice(idx, idx + len);
+    let replacement = fallback ? curlLike(found, next) : next;
+    if (mixed) replacement = withLineEnding(replacement, endingAt(text, idx, len));
     if (k === 0) firstLength = replacement.length;
     out += text.slice(prev, idx) + replacement;
-    prev = idx + old.length;
+    prev = idx + len;
   }
   out += text.slice(prev);
-  return { text: out, count: at.length, firstIndex: at[0], firstLength, fallback };
+  return { text: out, count: at.length, firstIndex: at[0][0], firstLength, fallback };
 }
 
 /** Gives `next` the curly quotes that `found` uses (straight ones become left or right by position). */
@@ -227,7 +254,7 @@ function snippetAround(text: string, index: number, length: number): { snippet: 
     const nl = text.indexOf("\n", pos);
     const end = nl < 0 ? text.length : nl;
     if (nl < 0 && pos === text.length && lines.length > 0) break;
-    lines.push(numberLine(from + lines.length, text.slice(pos, end)));
+    lines.push(numberLine(from + lines.length, text.slice(pos, end).replace(/\r$/, "")));
     if (nl < 0) break;
     pos = nl + 1;
   }

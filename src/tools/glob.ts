@@ -65,7 +65,7 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
     sideEffect: "ReadOnly",
     input,
     summarize: (i) => i.path ? `${i.pattern} in ${i.path}` : i.pattern,
-    execute(i, ctx) {
+    async execute(i, ctx) {
       const started = performance.now();
       let pattern = i.pattern.replace(/^(\.\/)+/, "");
       let base = i.path ?? ctx.cwd;
@@ -98,7 +98,7 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
       const index = sessionIndex(ctx.session);
       const found: Array<{ dir: string; relDir: string; name: string; mtime: number }> = [];
       const byName = nameOnly(rest);
-      const done = index.walk(root.real, {
+      const done = await index.walkAsync(root.real, {
         prefix,
         respectIgnore: options.respectGitignore ?? true,
         maxDepth: maxDepthOf(pattern),
@@ -119,11 +119,11 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
       const truncated = found.length > limit;
       const durationMs = Math.round(performance.now() - started);
       const data: GlobResult = { filenames: shown, numFiles: found.length, truncated, durationMs };
-      if (found.length === 0) return Promise.resolve({ text: "No files found", data });
+      if (found.length === 0) return { text: "No files found", data };
       const note = truncated
         ? `\n(Showing the ${limit} most recently modified of ${found.length} files: narrow the pattern or path to see the rest)`
         : "";
-      return Promise.resolve({ text: shown.join("\n") + note, data });
+      return { text: shown.join("\n") + note, data };
     },
   });
 }

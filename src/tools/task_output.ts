@@ -8,6 +8,7 @@ import { z } from "zod";
 import { NotFoundError } from "../errors.ts";
 import { defineTool, type Tool } from "../registry/define_tool.ts";
 import type { Session } from "../registry/session.ts";
+import { BashTask } from "../tasks/bash_task.ts";
 import { readOutputTail, TASK_OUTPUT_TAIL_CHARS } from "../tasks/output_tail.ts";
 import { sessionTasks, type TaskHandle, type TaskStatus } from "../tasks/types.ts";
 
@@ -137,6 +138,9 @@ export const taskOutputTool: Tool<TaskOutputInput, TaskOutputResult> = defineToo
         exitCode !== undefined ? `, exit code ${exitCode}` : ""
       }`,
     ];
+    if (task instanceof BashTask && task.timedOut()) {
+      lines.push("Its time limit (the Bash timeout) ran out, so its process group was stopped");
+    }
     if (waitTimedOut) {
       lines.push(`Waited ${waitMs} ms and the task is still running: read again later or stop it`);
     }

@@ -15,7 +15,7 @@ import { defineTool, type Tool } from "../registry/define_tool.ts";
 import type { WebToolOptions } from "../web/options.ts";
 import { assertPublicHost, hostMatchesDomain, isAllowedPrivateHost } from "./_shared/net_guard.ts";
 import { cachedPage, rememberPage } from "./_shared/web_cache.ts";
-import { fetchPage, MAX_FETCH_BYTES } from "./_shared/web_page.ts";
+import { fetchPage, MAX_FETCH_BYTES, MAX_HTML_CONVERT_CHARS } from "./_shared/web_page.ts";
 
 /** Time limit of one HTTP request when the options set none (ms). */
 export const DEFAULT_WEB_TIMEOUT_MS = 30_000;
@@ -38,6 +38,8 @@ export interface WebFetchData {
   bytes: number;
   /** True when the body passed the 10 MB cap and was cut. */
   bodyTruncated: boolean;
+  /** Set when the HTML was longer than `MAX_HTML_CONVERT_CHARS`: its length; only the head was converted. */
+  htmlCutFrom?: number;
   /** HTML title. */
   title?: string;
   /** How the body became text. */
@@ -141,15 +143,22 @@ export function createWebFetchTool(options: WebToolOptions = {}): Tool<WebFetchI
       let page = cachedPage(ctx, key);
       const fromCache = page !== undefined;
       if (!page) {
-        await assertPublicHost(url.hostname, {
-          allowPrivateHosts: options.allowPrivateHosts,
-          resolveHost: options.resolveHost,
-          signal: ctx.signal,
-        });
+        const checkHost = (hostname: string) =>
+          assertPublicHost(hostname, {
+            allowPrivateHosts: options.allowPrivateHosts,
+            resolveHost: options.resolveHost,
+            signal: ctx.signal,
+          });
+        await checkHost(url.hostname);
         page = await fetchPage(key, {
           fetch: ctx.fetch,
           signal: ctx.signal,
           timeoutMs: options.timeoutMs ?? DEFAULT_WEB_TIMEOUT_MS,
+          // a redirect to the www. twin is followed: it gets the same checks as the first host
+          checkHost: async (hostname) => {
+            checkDomainLists(hostname, options);
+            await checkHost(hostname);
+          },
         });
         rememberPage(ctx, key, page);
       }
@@ -175,6 +184,7 @@ export function createWebFetchTool(options: WebToolOptions = {}): Tool<WebFetchI
         contentType: page.contentType,
         bytes: page.bytes,
         bodyTruncated: page.bodyTruncated,
+        ...(page.htmlCutFrom === undefined ? {} : { htmlCutFrom: page.htmlCutFrom }),
         title: page.title,
         format: page.format,
         content: page.content,
@@ -189,6 +199,10 @@ export function createWebFetchTool(options: WebToolOptions = {}): Tool<WebFetchI
           ? `Note: the body is larger than ${
             MAX_FETCH_BYTES / 1024 / 1024
           } MB; only the first 10 MB were read`
+          : "",
+        page.htmlCutFrom !== undefined
+          ? `Note: the HTML is ${page.htmlCutFrom} characters long; only the first ${MAX_HTML_CONVERT_CHARS} ` +
+            `were converted to Markdown, so the end of the page is missing`
           : "",
       ].filter(Boolean).join("\n");
       const content = page.content.trim() || "(the page has no text content)";

@@ -163,13 +163,16 @@ for (
   });
 }
 
-Deno.test("runAgent reports an unreachable endpoint by its URL", async () => {
+Deno.test("runAgent retries a network error, then reports an unreachable endpoint by its URL", async () => {
   const llm = await startFakeLlm([]);
   const baseUrl = llm.baseUrl;
   await llm.close();
+  const events: AgentEvent[] = [];
   const result = await runAgentToEnd(
     options(baseUrl, [], { prompt: "hi", retry: { maxRetries: 1, sleep: () => Promise.resolve() } }),
+    (e) => events.push(e),
   );
+  assert.equal(events.filter((e) => e.type === "retry").length, 1, "a network error is retried");
   assert.equal(result.stopReason, "error");
   assert.match(result.error!, /Cannot reach the model endpoint ".*": .*OPENAI_BASE_URL/);
 });

@@ -252,3 +252,72 @@ Deno.test("HTTP: a server that goes away is noticed without a call, and a failed
   assert.equal((await manager.reconnect("remote")).state, "connected");
   assert.ok(rt.registry.has("mcp__remote__Slow"));
 });
+
+Deno.test("a large MCP result is cut by the shared rule and the marker names the file holding all of it", async () => {
+  await using ws = await tempWorkspace();
+  const full = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join("\n");
+  await using remote = createRuntime({
+    roots: [ws.dir],
+    tools: [defineTool({
+      name: "Big",
+      description: "Returns a long text",
+      sideEffect: "None",
+      input: z.strictObject({}),
+      maxOutputChars: 10_000_000, // the serving side sends it whole; the client side cuts
+      execute: () => Promise.resolve(full),
+    })],
+  });
+  await using http = serveMcpHttp(remote, { port: 0 });
+  const config = await ws.write(
+    "mcp.json",
+    JSON.stringify({ mcpServers: { remote: { type: "http", url: http.url } } }),
+  );
+  await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
+  await attachMcpServers(rt, config);
+  const r = await rt.run("mcp__remote__Big", {});
+  assert.ok(r.ok, r.text);
+  assert.equal(r.truncated?.originalChars, full.length);
+  const path = r.truncated!.fullOutputPath;
+  assert.ok(path.startsWith(ws.session.outputDir()), path);
+  assert.ok(r.text.startsWith("line 0\nline 1\n"));
+  assert.ok(r.text.endsWith("line 19999"));
+  assert.ok(r.text.length < full.length);
+  assert.match(
+    r.text,
+    new RegExp(`characters cut here; the full output is in "${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`),
+  );
+  assert.equal(await Deno.readTextFile(path), full);
+});
+
+Deno.test("HTTP: reconnect attempts back off, doubling up to the longest delay, then the server is marked failed", async () => {
+  await using ws = await tempWorkspace();
+  const remote = remoteRuntime(ws.dir);
+  await using _remoteRt = remote.rt;
+  const http = serveMcpHttp(remote.rt, { port: 0 });
+  const config = await ws.write(
+    "mcp.json",
+    JSON.stringify({ mcpServers: { remote: { type: "http", url: http.url } } }),
+  );
+  await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
+  const hub = eventHub();
+  const attempts: string[] = [];
+  hub.target.addEventListener(
+    "reconnecting",
+    (e) => attempts.push((e as CustomEvent<McpEvent>).detail.message!),
+  );
+  const manager = await attachMcpServers(rt, config, {
+    onEvent: hub.onEvent,
+    reconnect: { initialDelayMs: 20, maxDelayMs: 50, maxAttempts: 3 },
+  });
+  const failed = nextEvent(hub.target, "failed");
+  await http.close();
+  await failed;
+  assert.deepEqual(attempts, [
+    "attempt 1 of 3 in 20 ms",
+    "attempt 2 of 3 in 40 ms",
+    "attempt 3 of 3 in 50 ms",
+  ]);
+  assert.equal(manager.status()[0].state, "failed");
+  const later = await rt.run("mcp__remote__Slow", {});
+  assert.equal(later.error?.code, "unavailable");
+});

@@ -242,6 +242,28 @@ Deno.test("paddock mcp --http serves until the signal, printing its URL", async 
     assert.ok(names.includes("Read"), names.join());
     const read = await client.callTool({ name: "Read", arguments: { file_path: ws.path("a.txt") } });
     assert.match((read.content as { text: string }[])[0].text, /1\thello/);
+    assert.ok(!names.includes("AskUserQuestion"), "no elicitation, so no one to ask");
+    const asker = new Client({ name: "asker", version: "1" }, {
+      capabilities: { elicitation: { form: {} } },
+    });
+    asker.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { q1: "Blue" } }));
+    await connectHttp(url, asker);
+    try {
+      assert.ok((await asker.listTools()).tools.some((t) => t.name === "AskUserQuestion"));
+      const answered = await asker.callTool({
+        name: "AskUserQuestion",
+        arguments: {
+          questions: [{
+            question: "Which colour?",
+            header: "Colour",
+            options: [{ label: "Red", description: "Warm" }, { label: "Blue", description: "Cool" }],
+          }],
+        },
+      });
+      assert.match((answered.content as { text: string }[])[0].text, /"Which colour\?" = "Blue"/);
+    } finally {
+      await asker.close();
+    }
   } finally {
     await client.close();
     controller.abort();

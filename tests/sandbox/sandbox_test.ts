@@ -149,6 +149,30 @@ Deno.test("Bash fails closed with a reason and a fix when the sandbox cannot sta
 });
 
 Deno.test({
+  name: "A sandbox program that fails its self-test makes Bash fail closed with its stderr and the fix",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    // stands for a bwrap that cannot create user namespaces on this host
+    const fake = ws.path("bwrap");
+    Deno.writeTextFileSync(
+      fake,
+      "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n",
+    );
+    Deno.chmodSync(fake, 0o755);
+    await inSandbox(async (run, session) => {
+      const r = await run("touch ran");
+      assert.equal(r.ok, false);
+      assert.match(
+        r.text,
+        /^Error: Cannot start the Bash sandbox: ".*\/bwrap" failed its self-test \(exit 1\): "bwrap: setting up uid map: Permission denied": allow unprivileged user namespaces .*turn the sandbox off/,
+      );
+      assert.throws(() => Deno.statSync(`${session.roots[0]}/ran`), Deno.errors.NotFound, "nothing ran");
+    }, { sandbox: { program: fake } });
+  },
+});
+
+Deno.test({
   name: "The sandbox self-test passes where bubblewrap works",
   ignore: !HAS_BWRAP,
   fn: () => sandboxSelfTest({}),

@@ -59,3 +59,25 @@ Deno.test("readOutputTail returns the end of a file without splitting a UTF-8 ch
     skippedBytes: 0,
   });
 });
+
+Deno.test("OutputSink stops filling its file at the byte limit and says so in the file and the text", async () => {
+  await using ws = await tempWorkspace();
+  const path = ws.path("capped.log");
+  const sink = new OutputSink({ filePath: path, maxFileBytes: 10 });
+  sink.write("12345\n");
+  sink.write("67890\n"); // would pass 10 bytes
+  sink.write("more\n");
+  sink.close();
+  assert.ok(sink.fileFull);
+  assert.equal(sink.totalChars, 17, "output is still counted");
+  assert.equal(
+    Deno.readTextFileSync(path),
+    "12345\n\n[… output file limit of 10 bytes reached: later output is not saved here …]\n",
+  );
+
+  const spill = ws.path("spill.log");
+  const big = new OutputSink({ spillPath: () => spill, maxFileBytes: MEMORY_CHARS });
+  big.write("x".repeat(MEMORY_CHARS + 1));
+  big.close();
+  assert.match(big.text(), new RegExp(`holds the output up to its ${MEMORY_CHARS}-byte limit`));
+});

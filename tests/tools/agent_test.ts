@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { defineTool } from "../../src/registry/define_tool.ts";
+import type { ToolEvent } from "../../src/registry/hooks.ts";
 import { ToolRegistry } from "../../src/registry/registry.ts";
 import { runTool } from "../../src/registry/run_tool.ts";
 import { runAgentToEnd } from "../../src/loop/agent_loop.ts";
@@ -110,26 +111,40 @@ Deno.test("Agent in the background is a task with the final text, and resume con
   await using t = await setup([]);
   const llm = t.llm;
   llm.enqueue(...router([], [{ text: "first answer" }, { text: "second answer" }], seen));
+  const events: ToolEvent[] = [];
   const started = await runTool(
     t.registry,
     {
       name: "Agent",
-      input: { description: "bg", prompt: "work", subagent_type: "general-purpose", run_in_background: true },
+      input: {
+        description: "bg",
+        prompt: "work",
+        subagent_type: "general-purpose",
+        run_in_background: true,
+        name: "scout",
+      },
     },
-    { session: t.ws.session, approver: () => Promise.resolve(true) },
+    { session: t.ws.session, approver: () => Promise.resolve(true), onEvent: (e) => events.push(e) },
   );
   assert.ok(started.ok, started.text);
   const id = (started.data as AgentToolData).agentId;
   const task = sessionTasks(t.ws.session).get(id)!;
   assert.equal(task.kind, "agent");
+  assert.equal(task.description, "scout: bg", "the name shows in the task list");
+  assert.ok(
+    events.some((e) => e.type === "tool_start" && e.summary === 'general-purpose "scout": bg'),
+    "and in the tool line",
+  );
   const out = await runTool(t.registry, { name: "TaskOutput", input: { task_id: id, block: true } }, {
     session: t.ws.session,
   });
   assert.ok(out.ok, out.text);
   assert.match(out.text, /completed/);
   assert.match(out.text, /first answer/);
+  assert.match(out.text, new RegExp(`agentId: ${id}`), "the finished task names the agent id");
+  assert.match(out.text, /usage: 15 tokens, 0 tool calls, \d+\.\d s/, "and its usage");
   assert.equal(task.status(), "completed");
-  assert.equal(task.result?.(), "first answer");
+  assert.match(task.result?.() ?? "", /^first answer\n/);
   const resumed = await runTool(
     t.registry,
     {

@@ -56,6 +56,22 @@ Deno.test("Bash returns when bash exits although a background child holds the pi
   });
 });
 
+Deno.test("Bash says where a background child's later output goes when it still holds the pipes", async () => {
+  await withSession(async (ws) => {
+    const r = await bash(ws.session, { command: "(sleep 1; echo late-line) & echo started" });
+    assert.ok(r.ok, r.text);
+    assert.match(r.text, /^started\n/);
+    const file = r.text.match(/what they print from now on goes to "([^"]+)"/)?.[1];
+    assert.ok(file, r.text);
+    assert.equal(r.data.outputPath, file);
+    assert.ok(
+      await waitUntil(() => Deno.readTextFileSync(file).includes("late-line")),
+      "the child's later output reaches the named file",
+    );
+    assert.ok(Deno.readTextFileSync(file).startsWith("started\n"), "the file also has what was returned");
+  });
+});
+
 Deno.test("Bash keeps memory bounded on 200 MB of output and keeps the full output in a file", async () => {
   await using ws = await tempWorkspace();
   // a 96 MB heap cannot hold 200 MB of output: the child dies if the output is kept in memory

@@ -129,6 +129,36 @@ Deno.test("Edit keeps CRLF, a UTF-8 BOM and UTF-16LE as found", async () => {
   assert.deepEqual([...await Deno.readFile(p16)], u16("naïve\r\ncrème\r\n"));
 });
 
+Deno.test("Edit matches across mixed LF and CRLF lines and keeps every untouched line's ending", async () => {
+  await using ws = await tempWorkspace();
+  const p = await ws.write("mixed.txt", "one\r\ntwo\r\nthree\nfour\nfive\r\n");
+  await runFileTool(ws.session, "Read", { file_path: p });
+  // the model copies lines from Read, which shows no CR: a multi-line match across both endings
+  const r = await runFileTool(ws.session, "Edit", {
+    file_path: p,
+    old_string: "two\nthree",
+    new_string: "TWO\nTHREE",
+  });
+  assert.ok(r.ok, r.text);
+  assert.equal(await Deno.readTextFile(p), "one\r\nTWO\r\nTHREE\nfour\nfive\r\n");
+  assert.ok(r.text.includes("     2\tTWO\n     3\tTHREE"), r.text);
+  assert.ok(!r.text.includes("\r"), r.text);
+  // new lines take the ending of the lines they replace
+  const grow = await runFileTool(ws.session, "Edit", {
+    file_path: p,
+    old_string: "five",
+    new_string: "five\nsix",
+  });
+  assert.ok(grow.ok, grow.text);
+  const lf = await runFileTool(ws.session, "Edit", {
+    file_path: p,
+    old_string: "four\n",
+    new_string: "four\n4.5\n",
+  });
+  assert.ok(lf.ok, lf.text);
+  assert.equal(await Deno.readTextFile(p), "one\r\nTWO\r\nTHREE\nfour\n4.5\nfive\r\nsix\r\n");
+});
+
 Deno.test("Edit refuses a notebook and points to NotebookEdit", async () => {
   await using ws = await tempWorkspace();
   const p = await ws.write("n.ipynb", '{"cells": [], "nbformat": 4, "nbformat_minor": 5, "metadata": {}}\n');
@@ -183,4 +213,16 @@ Deno.test("Edit refuses a symlink that escapes the workspace and a relative path
   assert.equal(await Deno.readTextFile(target), "keep\n");
   const rel = await runFileTool(ws.session, "Edit", { file_path: "t.txt", old_string: "a", new_string: "b" });
   assert.ok(rel.text.includes(`did you mean "${ws.path("t.txt")}"`));
+});
+
+Deno.test("Edit refuses a folder and a pipe", async () => {
+  await using ws = await tempWorkspace();
+  await Deno.mkdir(ws.path("dir"));
+  const dir = await runFileTool(ws.session, "Edit", { file_path: ws.path("dir"), old_string: "a", new_string: "b" });
+  assert.equal(dir.error?.code, "invalid_input");
+  assert.match(dir.text, /is a directory/);
+  const made = await new Deno.Command("mkfifo", { args: [ws.path("pipe")] }).output();
+  assert.ok(made.success);
+  const pipe = await runFileTool(ws.session, "Edit", { file_path: ws.path("pipe"), old_string: "a", new_string: "b" });
+  assert.match(pipe.text, /device, socket or pipe/);
 });

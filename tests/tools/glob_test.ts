@@ -194,3 +194,32 @@ Deno.test("Glob applies a change to an ignore file above the searched folder", a
   await Deno.writeTextFile(ws.path(".ignore"), "*.txt\n");
   assert.deepEqual(await names(), ["sub/b.tmp"]);
 });
+
+Deno.test("Glob's walk gives the event loop a turn, so an abort lands mid-walk", async () => {
+  await using ws = await tempWorkspace();
+  for (let i = 0; i < 300; i++) await Deno.mkdir(ws.path(`tree/d${i}`), { recursive: true });
+  await ws.write("tree/d7/hit.ts", "x");
+  const index = sessionIndex(ws.session);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 0); // fires at the walk's first turn
+  const onFile = () => {};
+  const done = await index.walkAsync(ws.path("tree"), { signal: controller.signal, sliceMs: 0, onFile });
+  assert.equal(done, false);
+  assert.ok(index.reads < 301, `read ${index.reads} folders of 301`);
+  // unaborted, the same walk finishes and finds the file
+  const seen: string[] = [];
+  const all = await index.walkAsync(ws.path("tree"), {
+    sliceMs: 0,
+    onFile: (relDir, name) => void seen.push(`${relDir}/${name}`),
+  });
+  assert.equal(all, true);
+  assert.deepEqual(seen, ["d7/hit.ts"]);
+  // and Glob itself reports an abort as one
+  const pre = new AbortController();
+  pre.abort();
+  const r = await runTool(registry, { name: "Glob", input: { pattern: "**/*.ts" } }, {
+    session: ws.session,
+    signal: pre.signal,
+  });
+  assert.equal(r.error?.code, "aborted");
+});

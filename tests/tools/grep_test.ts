@@ -284,3 +284,87 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Child processes of this test process (any state, zombies included). */
+function ourChildren(): string[] {
+  const out: string[] = [];
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    let stat: string;
+    try {
+      stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+    } catch {
+      continue; // gone meanwhile
+    }
+    const close = stat.lastIndexOf(")");
+    const ppid = Number(stat.slice(close + 2).split(" ")[1]);
+    if (ppid === Deno.pid) out.push(`${e.name} ${stat.slice(stat.indexOf("(") + 1, close)}`);
+  }
+  return out;
+}
+
+/** Waits (at most 10 s) until this process has no child left; returns the ones that stayed. */
+async function childrenAfterSettling(): Promise<string[]> {
+  for (let i = 0; i < 200 && ourChildren().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  return ourChildren();
+}
+
+Deno.test({
+  name: "Grep kills and reaps rg when it stops early: page, match budget, time budget, abort",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    for (let i = 0; i < 20; i++) await ws.write(`many/f${i}.txt`, "match me\n".repeat(5000));
+    // stand-ins for rg that never end by themselves: endless output, and silence
+    await ws.write("bin/flood", '#!/bin/sh\nwhile :; do echo "many/f0.txt:1:match me"; done\n');
+    await ws.write("bin/silent", "#!/bin/sh\nexec /bin/sleep 60\n");
+    await Deno.chmod(ws.path("bin/flood"), 0o755);
+    await Deno.chmod(ws.path("bin/silent"), 0o755);
+    assert.deepEqual(ourChildren(), []);
+    const content = { pattern: "match", output_mode: "content", path: ws.path("many") };
+    const real = new ToolRegistry([createGrepTool({ engine: "ripgrep" })]);
+    const paged = await grep(ws.session, { ...content, head_limit: 3 }, real);
+    assert.equal(paged.data.engine, "ripgrep");
+    assert.equal(paged.data.appliedLimit, 3);
+    const flood = (o: SearchToolOptions) =>
+      new ToolRegistry([createGrepTool({ engine: "ripgrep", rgPath: ws.path("bin/flood"), ...o })]);
+    const silent = (o: SearchToolOptions) =>
+      new ToolRegistry([createGrepTool({ engine: "ripgrep", rgPath: ws.path("bin/silent"), ...o })]);
+    const page = await grep(ws.session, { ...content, head_limit: 2 }, flood({}));
+    assert.deepEqual(page.data.entries, ["many/f0.txt:1:match me", "many/f0.txt:1:match me"]);
+    const budget = await grep(ws.session, { ...content, head_limit: 0 }, flood({ matchBudget: 50 }));
+    assert.equal(budget.data.partial, "match_budget");
+    const timed = await grep(ws.session, content, silent({ timeBudgetMs: 200 }));
+    assert.equal(timed.data.partial, "time_budget");
+    assert.equal(await childrenAfterSettling().then((c) => c.join()), "");
+    for (const reg of [silent({}), flood({ matchBudget: 10_000_000 })]) {
+      const controller = new AbortController();
+      const call = runTool(reg, { name: "Grep", input: { ...content, head_limit: 0 } }, {
+        session: ws.session,
+        signal: controller.signal,
+      });
+      while (ourChildren().length === 0) await new Promise((r) => setTimeout(r, 10));
+      controller.abort();
+      assert.equal((await call).error?.code, "aborted");
+      assert.equal(await childrenAfterSettling().then((c) => c.join()), "");
+    }
+  },
+});
+
+Deno.test("Grep returns 250 entries by default and says how to get the rest", async () => {
+  await using ws = await tempWorkspace();
+  for (let i = 0; i < 260; i++) await ws.write(`f/n${String(i).padStart(3, "0")}.txt`, "needle\n");
+  for (const [engine, reg] of ENGINES) {
+    const files = await grep(ws.session, { pattern: "needle" }, reg);
+    assert.equal(files.data.entries.length, 250, engine);
+    assert.equal(files.data.appliedLimit, 250);
+    assert.match(files.text, /^Found 260 files\n/);
+    assert.match(files.text, /Showing entries 1-250 of 260: use offset=250 for more/);
+    const lines = await grep(ws.session, { pattern: "needle", output_mode: "content" }, reg);
+    assert.equal(lines.data.entries.length, 250, engine);
+    assert.match(lines.text, /use offset=250 for more/);
+    const rest = await grep(ws.session, { pattern: "needle", output_mode: "content", offset: 250 }, reg);
+    assert.equal(rest.data.entries.length, 10, engine);
+    assert.equal(rest.data.appliedLimit, undefined);
+  }
+});

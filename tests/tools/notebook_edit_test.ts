@@ -191,3 +191,31 @@ Deno.test("NotebookEdit refuses an unread notebook, a non-notebook and a symlink
   assert.equal(esc.error?.code, "permission_denied");
   assert.equal(await Deno.readTextFile(target), await Deno.readTextFile(FIXTURE));
 });
+
+Deno.test("NotebookEdit refuses a notebook changed since it was read, a relative path and a folder", async () => {
+  await using ws = await tempWorkspace();
+  const { path, before } = await realNotebook(ws);
+  await Deno.writeTextFile(path, before.replace('"# Squares', '"# Cubes'));
+  const stale = await runFileTool(ws.session, "NotebookEdit", {
+    notebook_path: path,
+    cell_id: "cell-1",
+    new_source: "x",
+  });
+  assert.equal(stale.error?.code, "conflict");
+  assert.match(stale.text, /changed on disk since it was read/);
+  assert.ok((await Deno.readTextFile(path)).includes('"# Cubes'));
+  const rel = await runFileTool(ws.session, "NotebookEdit", {
+    notebook_path: "squares.ipynb",
+    cell_id: "cell-0",
+    new_source: "x",
+  });
+  assert.equal(rel.error?.code, "invalid_input");
+  assert.ok(rel.text.includes(`did you mean "${path}"`), rel.text);
+  await Deno.mkdir(ws.path("dir.ipynb"));
+  const dir = await runFileTool(ws.session, "NotebookEdit", {
+    notebook_path: ws.path("dir.ipynb"),
+    cell_id: "cell-0",
+    new_source: "x",
+  });
+  assert.match(dir.text, /is a directory/);
+});

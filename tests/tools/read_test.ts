@@ -147,6 +147,74 @@ Deno.test("Read returns an image as image content with its dimensions", async ()
   assert.deepEqual([(g.data as ReadImageData).width, (g.data as ReadImageData).height], [3, 2]);
 });
 
+Deno.test("Read returns real JPEG and WebP files as images with their dimensions", async () => {
+  await using ws = await tempWorkspace();
+  for (const [name, mediaType] of [["python.jpg", "image/jpeg"], ["python.webp", "image/webp"]]) {
+    const bytes = await Deno.readFile(new URL(`./fixtures/${name}`, import.meta.url));
+    const p = await ws.write(name, bytes);
+    const r = await runFileTool(ws.session, "Read", { file_path: p });
+    assert.ok(r.ok, r.text);
+    assert.equal(r.images?.[0].mediaType, mediaType);
+    assert.equal(r.images?.[0].data, btoa(String.fromCharCode(...bytes)));
+    const d = r.data as ReadImageData;
+    assert.deepEqual([d.mediaType, d.width, d.height], [mediaType, 16, 16]);
+  }
+  // a .png that is really text is judged by its bytes, not its name
+  const fake = await ws.write("fake.png", "not an image\n");
+  const t = await runFileTool(ws.session, "Read", { file_path: fake });
+  assert.ok(t.ok, t.text);
+  assert.equal(t.text, "     1\tnot an image");
+});
+
+/** A minimal PDF of `pages` pages, page k saying "Page k text" (Helvetica, xref offsets computed). */
+function tinyPdf(pages: number): Uint8Array {
+  const objs: string[] = [];
+  const kids = Array.from({ length: pages }, (_, k) => `${4 + 2 * k} 0 R`).join(" ");
+  objs.push("<< /Type /Catalog /Pages 2 0 R >>");
+  objs.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`);
+  objs.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
+  for (let k = 1; k <= pages; k++) {
+    objs.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 3 0 R >> >> /Contents ${
+        5 + 2 * (k - 1)
+      } 0 R >>`,
+    );
+    const stream = `BT /F1 12 Tf 20 100 Td (Page ${k} text) Tj ET`;
+    objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  }
+  let out = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) out += `${String(off).padStart(10, "0")} 00000 n \n`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(out);
+}
+
+Deno.test("Read returns every page of a PDF of at most 10 pages without a range", async () => {
+  await using ws = await tempWorkspace();
+  const p = await ws.write("short.pdf", tinyPdf(3));
+  const r = await runFileTool(ws.session, "Read", { file_path: p });
+  assert.ok(r.ok, r.text);
+  const d = r.data as ReadPdfData;
+  assert.equal(d.pageCount, 3);
+  assert.deepEqual(d.pages.map((x) => [x.page, x.text.trim()]), [[1, "Page 1 text"], [2, "Page 2 text"], [
+    3,
+    "Page 3 text",
+  ]]);
+  assert.match(r.text, /pages 1-3 of 3\n\n--- Page 1 ---\nPage 1 text/);
+  const eleven = await ws.write("eleven.pdf", tinyPdf(11));
+  const refused = await runFileTool(ws.session, "Read", { file_path: eleven });
+  assert.equal(refused.error?.code, "invalid_input");
+  assert.match(refused.text, /has 11 pages: give "pages"/);
+  const last = await runFileTool(ws.session, "Read", { file_path: eleven, pages: "11" });
+  assert.deepEqual((last.data as ReadPdfData).pages.map((x) => x.text.trim()), ["Page 11 text"]);
+});
+
 Deno.test({
   name: "Read extracts a real PDF's text per page and asks for a range past 10 pages",
   ignore: !hasSystemPdf,

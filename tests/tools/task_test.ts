@@ -3,6 +3,7 @@ import { runTool, type Session, ToolRegistry } from "../../mod.ts";
 import { type BashBackgroundResult, createBashTool } from "../../src/tools/bash.ts";
 import { type TaskOutputResult, taskOutputTool } from "../../src/tools/task_output.ts";
 import { type TaskStopResult, taskStopTool } from "../../src/tools/task_stop.ts";
+import { TASK_OUTPUT_TAIL_CHARS } from "../../src/tasks/output_tail.ts";
 import { sessionTasks, type TaskHandle, type TaskStatus } from "../../src/tasks/types.ts";
 import { groupMembers } from "../_helpers/groups.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
@@ -78,6 +79,39 @@ Deno.test("TaskOutput blocks until a task completes and reports its exit code", 
     assert.equal((rb.data as TaskOutputResult).status, "failed");
     assert.equal((rb.data as TaskOutputResult).exitCode, 4);
     assert.equal((rb.data as TaskOutputResult).output, "oops\n");
+  });
+});
+
+Deno.test("TaskOutput shows only the tail of a long output and says where the rest is", async () => {
+  await withSession(async (session) => {
+    const t = await startBackground(session, "head -c 100000 /dev/zero | tr '\\0' x; echo; echo END");
+    const r = await call(session, "TaskOutput", { task_id: t.taskId, timeout: 20_000 });
+    const data = r.data as TaskOutputResult;
+    assert.equal(data.status, "completed");
+    assert.equal(data.totalBytes, 100_005);
+    assert.equal(data.output.length, TASK_OUTPUT_TAIL_CHARS);
+    assert.ok(data.output.endsWith("x\nEND\n"));
+    assert.match(r.text, /\[… the first 75005 bytes are not shown: read them from the file with Read …\]/);
+    assert.ok(r.text.includes(`written to "${t.outputPath}"`));
+  });
+});
+
+Deno.test("A background Bash task with a timeout is stopped when it runs out and TaskOutput says so", async () => {
+  await withSession(async (session) => {
+    const r = await call(session, "Bash", {
+      command: "echo begun; sleep 100",
+      run_in_background: true,
+      timeout: 300,
+    });
+    const t = r.data as BashBackgroundResult;
+    const out = await call(session, "TaskOutput", { task_id: t.taskId, timeout: 20_000 });
+    assert.equal((out.data as TaskOutputResult).status, "killed");
+    assert.match(
+      out.text,
+      /: killed(, exit code \d+)?\nIts time limit \(the Bash timeout\) ran out, so its process group was stopped\n/,
+    );
+    assert.match(out.text, /\nbegun$/);
+    assert.deepEqual(groupMembers(t.pgid), []);
   });
 });
 

@@ -8,7 +8,7 @@ import {
   ToolRegistry,
 } from "../../mod.ts";
 import { createWebFetchTool, type WebFetchData } from "../../src/tools/web_fetch.ts";
-import { isSameHost, MAX_FETCH_BYTES } from "../../src/tools/_shared/web_page.ts";
+import { isSameHost, MAX_FETCH_BYTES, MAX_HTML_CONVERT_CHARS } from "../../src/tools/_shared/web_page.ts";
 import type { WebToolOptions } from "../../src/web/options.ts";
 import { bigBody, makePdf, startServer, type TestServer } from "../_helpers/web_server.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
@@ -24,6 +24,10 @@ const PAGE = `<!doctype html><html><head><title>Field guide</title>
 <pre><code>otter.swim()</code></pre></article></main>
 <aside>Related ads</aside><footer>Copyright footer</footer></body></html>`;
 
+const HUGE_HTML = `<html><head><title>Huge</title></head><body><h1>First heading</h1>${
+  "<p>Filler paragraph with <b>bold</b> words.</p>".repeat(Math.ceil(5 * 1024 * 1024 / 45))
+}<h2>Last heading</h2></body></html>`;
+
 function pageServer(): TestServer {
   return startServer((_req, url, srv) => {
     switch (url.pathname) {
@@ -38,6 +42,8 @@ function pageServer(): TestServer {
           status: 302,
           headers: { location: `http://localhost:${srv.port}/page` },
         });
+      case "/huge.html":
+        return new Response(HUGE_HTML, { headers: { "content-type": "text/html" } });
       case "/big":
         return new Response(bigBody(20 * 1024 * 1024), { headers: { "content-type": "text/plain" } });
       case "/slow":
@@ -139,6 +145,27 @@ Deno.test("WebFetch stops reading a 20 MB body at the 10 MB cap", async () => {
   assert.equal(data.bodyTruncated, true);
   assert.match(r.text, /only the first 10 MB were read/);
   assert.ok(r.truncated, "the runner cuts the text for the model and spills the rest to a file");
+});
+
+Deno.test("WebFetch converts only the first 2 MB of a larger HTML page and says so", async () => {
+  await using srv = pageServer();
+  const r = await fetchWith({ allowPrivateHosts: LOCAL }, { url: `${srv.base}/huge.html`, prompt: "p" });
+  assert.ok(r.ok, r.text);
+  const data = r.data as WebFetchData;
+  assert.equal(data.htmlCutFrom, HUGE_HTML.length);
+  assert.equal(data.bodyTruncated, false);
+  assert.match(
+    r.text,
+    new RegExp(
+      `Note: the HTML is ${HUGE_HTML.length} characters long; only the first ${MAX_HTML_CONVERT_CHARS} were`,
+    ),
+  );
+  assert.match(data.content!, /^# First heading\n/);
+  assert.ok(!data.content!.includes("Last heading"), "the tail past the cap was not converted");
+  assert.ok(data.content!.length < MAX_HTML_CONVERT_CHARS, "only the capped head was converted");
+  const small = await fetchWith({ allowPrivateHosts: LOCAL }, { url: `${srv.base}/page`, prompt: "p" });
+  assert.equal((small.data as WebFetchData).htmlCutFrom, undefined);
+  assert.ok(!small.text.includes("Note: the HTML is"));
 });
 
 Deno.test("WebFetch gives up on a body that stalls past the timeout", async () => {
@@ -262,6 +289,39 @@ Deno.test("WebFetch upgrades http to https except for allowed private hosts", as
   assert.ok(r.ok, r.text);
   assert.deepEqual(seen, ["https://example.com/a?b=1"]);
   assert.match(r.text, /plain words$/);
+});
+
+Deno.test("WebFetch checks the www. host a same-host redirect moves to like the first host", async () => {
+  const seen: string[] = [];
+  const fakeFetch: typeof fetch = (input) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    seen.push(url.href);
+    return Promise.resolve(
+      url.hostname === "example.com"
+        ? new Response(null, { status: 301, headers: { location: "https://www.example.com/a" } })
+        : new Response("inside", { headers: { "content-type": "text/plain" } }),
+    );
+  };
+  const resolveHost = (host: string) =>
+    Promise.resolve(host === "www.example.com" ? ["10.0.0.5"] : ["93.184.216.34"]);
+  const refused = await fetchWith({ resolveHost }, { url: "https://example.com/a", prompt: "p" }, {
+    fetch: fakeFetch,
+  });
+  assert.equal(refused.error?.code, "permission_denied");
+  assert.match(refused.text, /"www\.example\.com": it resolves to the private address "10\.0\.0\.5"/);
+  assert.deepEqual(seen, ["https://example.com/a"], "the private host was not fetched");
+  const blocked = await fetchWith(
+    { resolveHost: () => Promise.resolve(["93.184.216.34"]), blockedDomains: ["www.example.com"] },
+    { url: "https://example.com/a", prompt: "p" },
+    { fetch: fakeFetch },
+  );
+  assert.match(blocked.text, /"www\.example\.com" is blocked by the web tools' blockedDomains/);
+  const public_ = await fetchWith({ resolveHost: () => Promise.resolve(["93.184.216.34"]) }, {
+    url: "https://example.com/a",
+    prompt: "p",
+  }, { fetch: fakeFetch });
+  assert.ok(public_.ok, public_.text);
+  assert.match(public_.text, /inside$/);
 });
 
 Deno.test("WebFetch applies the allowed and blocked domain lists", async () => {

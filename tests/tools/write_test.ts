@@ -107,6 +107,21 @@ Deno.test("Write killed with SIGKILL mid-write leaves the file wholly old or who
   assert.ok(killedMidWrite > 0, "no kill landed inside a write");
 });
 
+Deno.test("Write clears temp files left by killed writes in its folder, not live or foreign ones", async () => {
+  await using ws = await tempWorkspace();
+  const old = Date.now() / 1000 - 3600;
+  const stale = [".a.txt.0badc0de.paddock-tmp", ".other.md.12345678.paddock-tmp"];
+  const kept = [".a.txt.feedf00d.paddock-tmp", ".notes.paddock-tmp", "x.0badc0de.paddock-tmp"];
+  for (const name of [...stale, ...kept]) await ws.write(`d/${name}`, "partial");
+  for (const name of [...stale, kept[1], kept[2]]) await Deno.utime(ws.path("d", name), old, old);
+  const r = await runFileTool(ws.session, "Write", { file_path: ws.path("d", "a.txt"), content: "new\n" });
+  assert.ok(r.ok, r.text);
+  const left: string[] = [];
+  for await (const e of Deno.readDir(ws.path("d"))) left.push(e.name);
+  // the fresh temp may belong to a write in progress; the others are not of our naming
+  assert.deepEqual(left.sort(), ["a.txt", ...kept].sort());
+});
+
 Deno.test("Write refuses relative paths, folders and a symlink that escapes the workspace", async () => {
   await using ws = await tempWorkspace();
   await using outside = await tempWorkspace("paddock-outside-");

@@ -16,11 +16,19 @@ export interface AtomicWriteOptions {
   createParents?: boolean;
 }
 
+/** A temp file of ours (see {@link atomicWriteFile}) untouched this long is a leftover of a killed write (ms). */
+export const STALE_TEMP_MS: number = 10 * 60_000;
+/** Folder entries looked at, at most, when clearing leftover temp files. */
+const STALE_SCAN_LIMIT = 10_000;
+const TEMP_NAME = /^\..+\.[0-9a-f]{8}\.paddock-tmp$/;
+
 /**
  * Writes `data` to `path` so that a reader (or a crash) sees either the old
  * file or the new one, never a mix: the bytes go to a temp file in the same
  * folder, are fsynced, and the temp file is renamed over the target. An
- * existing file's permission bits are kept.
+ * existing file's permission bits are kept. Temp files of ours in that folder
+ * left by a killed write (untouched for {@link STALE_TEMP_MS}) are removed
+ * after the rename.
  *
  * @example
  * ```ts
@@ -75,6 +83,27 @@ export async function atomicWriteFile(
     await syncDir(dir);
   } finally {
     if (!renamed) await Deno.remove(temp).catch(() => {});
+  }
+  await removeStaleTemps(dir);
+}
+
+/**
+ * Removes our temp files in `dir` that no write has touched for
+ * {@link STALE_TEMP_MS} (a live write's temp is newer); best effort.
+ */
+async function removeStaleTemps(dir: string): Promise<void> {
+  const cutoff = Date.now() - STALE_TEMP_MS;
+  let seen = 0;
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      if (++seen > STALE_SCAN_LIMIT) return;
+      if (!e.isFile || !TEMP_NAME.test(e.name)) continue;
+      const temp = join(dir, e.name);
+      const mtime = (await Deno.lstat(temp)).mtime?.getTime();
+      if (mtime !== undefined && mtime < cutoff) await Deno.remove(temp).catch(() => {});
+    }
+  } catch {
+    // an unreadable folder keeps its leftovers; the write itself succeeded
   }
 }
 

@@ -21,6 +21,9 @@
 import { dirname, join } from "node:path";
 import { IGNORE_FILES, type IgnoreLayer, ignoreLayer, isIgnored } from "./ignore.ts";
 
+/** Work done by {@link FileIndex.walkAsync} between turns of the event loop (ms). */
+export const WALK_SLICE_MS = 20;
+
 /** A folder changed less than this long before it was read is read again next time (ms). */
 export const RACY_WINDOW_MS = 50;
 
@@ -118,6 +121,36 @@ export class FileIndex {
 
   /** Walks `root`'s files; returns false when `onFile` stopped it or the signal fired. */
   walk(root: string, options: WalkOptions): boolean {
+    const steps = this.#steps(root, options);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * {@link walk}, giving the event loop a turn every `sliceMs` of work (default
+   * {@link WALK_SLICE_MS}) so that an abort can land mid-walk.
+   */
+  async walkAsync(root: string, options: WalkOptions & { sliceMs?: number }): Promise<boolean> {
+    const slice = options.sliceMs ?? WALK_SLICE_MS;
+    const steps = this.#steps(root, options);
+    let yieldAt = performance.now() + slice;
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() < yieldAt) continue;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (options.signal?.aborted) {
+        steps.return(false);
+        return false;
+      }
+      yieldAt = performance.now() + slice;
+    }
+  }
+
+  /** The walk, pausing (yielding) every 64 folders. */
+  *#steps(root: string, options: WalkOptions): Generator<void, boolean> {
     const respect = options.respectIgnore ?? true;
     const maxDepth = options.maxDepth ?? Infinity;
     const up = respect ? this.#ancestors(root) : { chain: [], inGit: false };
@@ -136,7 +169,10 @@ export class FileIndex {
     const cacheKey = match?.key !== undefined && !override ? `${match.key}\0${respect}\0${root}` : undefined;
     let visited = 0;
     while (stack.length) {
-      if ((++visited & 63) === 0 && options.signal?.aborted) return false;
+      if ((++visited & 63) === 0) {
+        yield;
+        if (options.signal?.aborted) return false;
+      }
       const frame = stack.pop()!;
       const node = this.node(frame.dir);
       if (!node) continue;

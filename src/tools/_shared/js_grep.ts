@@ -159,7 +159,7 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
   const files: Array<{ rel: string; abs: string }> = [];
   if (o.isFile) files.push({ rel: "", abs: o.root });
   else {
-    o.index.walk(o.root, {
+    await o.index.walkAsync(o.root, {
       respectIgnore: q.respectIgnore,
       signal: o.signal,
       skipDir: (rel, name) => filter.skipDir(rel, name),

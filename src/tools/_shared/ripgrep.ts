@@ -126,6 +126,7 @@ export async function streamLines(
   const errText = collectStderr(child.stderr);
   const decoder = new TextDecoder();
   let rest = "";
+  let failed = true;
   try {
     for await (const chunk of child.stdout) {
       if (stopped) break;
@@ -143,8 +144,15 @@ export async function streamLines(
       rest = text.slice(start);
     }
     if (!stopped && rest) options.onLine(rest);
+    failed = false;
   } finally {
     options.signal?.removeEventListener("abort", kill);
+    if (failed) {
+      // onLine or the stream threw: never leave the child running or unreaped
+      kill();
+      await child.status;
+      await errText.catch(() => {});
+    }
   }
   const status = await child.status;
   return { code: stopped ? undefined : status.code, stopped, stderr: await errText };

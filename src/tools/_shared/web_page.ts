@@ -17,6 +17,12 @@ export const MAX_FETCH_BYTES = 10 * 1024 * 1024;
 export const MAX_REDIRECTS = 10;
 /** Most PDF pages extracted for one fetch. */
 export const MAX_PDF_PAGES = 100;
+/**
+ * Most characters of HTML handed to turndown. Conversion is synchronous and
+ * cannot be aborted (about 1 s per MB of markup), so a longer page is cut
+ * here first, at a tag boundary, and the result says so.
+ */
+export const MAX_HTML_CONVERT_CHARS = 2 * 1024 * 1024;
 
 const ACCEPT =
   "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.8, application/pdf;q=0.8, */*;q=0.5";
@@ -44,6 +50,8 @@ export interface PageContent {
   title?: string;
   /** Pages in the PDF, for PDFs. */
   pageCount?: number;
+  /** For HTML longer than {@link MAX_HTML_CONVERT_CHARS}: its length in characters (only the head was converted). */
+  htmlCutFrom?: number;
   /** The text. */
   content: string;
 }
@@ -73,6 +81,8 @@ export interface FetchPageOptions {
   signal: AbortSignal;
   /** Time limit of each request (ms). */
   timeoutMs: number;
+  /** Checks a host a same-host redirect moves to when its name differs (`www.`); throws to refuse it. */
+  checkHost?: (hostname: string) => Promise<void>;
 }
 
 /** True when `to` is on the same host as `from` (a `www.` prefix ignored) and not a downgrade to http. */
@@ -102,6 +112,7 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
           `"${url}" redirected more than ${MAX_REDIRECTS} times: last to "${next.href}"`,
         );
       }
+      if (next.hostname !== current.hostname) await options.checkHost?.(next.hostname);
       current = next;
       continue;
     }
@@ -171,7 +182,15 @@ function startsWith(body: Uint8Array, text: string): boolean {
   return text.split("").every((c, i) => body[i] === c.charCodeAt(0));
 }
 
-type Converted = Pick<PageContent, "format" | "title" | "pageCount" | "content">;
+type Converted = Pick<PageContent, "format" | "title" | "pageCount" | "htmlCutFrom" | "content">;
+
+/** The head of `html` within {@link MAX_HTML_CONVERT_CHARS}, not ending inside a tag. */
+function capHtml(html: string): string {
+  if (html.length <= MAX_HTML_CONVERT_CHARS) return html;
+  const head = html.slice(0, MAX_HTML_CONVERT_CHARS);
+  const open = head.lastIndexOf("<");
+  return open > head.lastIndexOf(">") ? head.slice(0, open) : head;
+}
 
 async function convertBody(
   body: Uint8Array,
@@ -198,8 +217,10 @@ async function convertBody(
   const sniffHtml = (mt === "" || mt === "application/octet-stream") &&
     /^\s*<(!doctype html|html[\s>])/i.test(text);
   if (mt === "text/html" || mt === "application/xhtml+xml" || sniffHtml) {
-    const { markdown, title } = htmlToMarkdown(text, { baseUrl: url });
-    return { format: "markdown", title, content: markdown };
+    const { markdown, title } = htmlToMarkdown(capHtml(text), { baseUrl: url });
+    signal.throwIfAborted();
+    const cut = text.length > MAX_HTML_CONVERT_CHARS ? { htmlCutFrom: text.length } : {};
+    return { format: "markdown", title, content: markdown, ...cut };
   }
   if (
     isTextType(mt) ||
