@@ -125,6 +125,9 @@ export class ChildProcessTransport implements Transport {
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
+      // its own session: a Ctrl-C at the terminal stops the current turn, not the MCP servers;
+      // the server still ends when its stdin closes with us, and close() signals it
+      detached: true,
     }).spawn();
     this.#child = child;
     this.#writer = child.stdin.getWriter();

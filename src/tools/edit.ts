@@ -13,7 +13,16 @@ import { atomicWriteFile, withFileLock } from "./_shared/atomic_write.ts";
 import { unifiedDiff } from "./_shared/diff.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
 import { assertFresh, recordWrite } from "./_shared/read_state.ts";
-import { decodeText, encodeText, numberLine, type TextFormat, toLf, withLineEnding } from "./_shared/text.ts";
+import {
+  decodeText,
+  encodeText,
+  findText,
+  lineEndingAt,
+  numberLine,
+  type TextFormat,
+  toLf,
+  withLineEnding,
+} from "./_shared/text.ts";
 
 /** Lines of context shown around an edit in the result. */
 export const SNIPPET_CONTEXT_LINES = 3;
@@ -169,41 +178,23 @@ function toLfIf(yes: boolean, s: string): string {
 
 const foldQuotes = (s: string) => s.replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
 
-function indicesOf(hay: string, needle: string): number[] {
-  const out: number[] = [];
-  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length)) out.push(i);
-  return out;
-}
-
-/**
- * Where `needle` (LF) occurs in `hay`, as [index, length] pairs. With `mixed`,
- * each line break of the needle also matches a CRLF in `hay`.
- */
-function find(hay: string, needle: string, mixed: boolean): Array<[number, number]> {
-  if (!mixed || !needle.includes("\n")) return indicesOf(hay, needle).map((i) => [i, needle.length]);
-  const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const re = new RegExp(needle.split("\n").map(escape).join("\\r?\\n"), "g");
-  return Array.from(hay.matchAll(re), (m) => [m.index, m[0].length]);
-}
-
-/** The line ending to give new text replacing `[idx, idx+len)` of a mixed-ending `text`. */
-function endingAt(text: string, idx: number, len: number): "LF" | "CRLF" {
-  const found = text.slice(idx, idx + len);
-  if (found.includes("\n")) return found.includes("\r\n") ? "CRLF" : "LF";
-  const nl = text.indexOf("\n", idx + len);
-  return nl > 0 && text[nl - 1] === "\r" ? "CRLF" : "LF";
-}
-
 /**
  * Replaces `old` in `text`; on no exact match, retries with curly quotes folded
  * to straight ones. With `mixed` (a file of LF and CRLF lines), `old` and `next`
  * are LF and the text found keeps its own line endings.
  */
-function replace(text: string, old: string, next: string, all: boolean, shown: string, mixed = false): Replaced {
-  let at = find(text, old, mixed);
+function replace(
+  text: string,
+  old: string,
+  next: string,
+  all: boolean,
+  shown: string,
+  mixed = false,
+): Replaced {
+  let at = findText(text, old, mixed);
   let fallback = false;
   if (at.length === 0) {
-    at = find(foldQuotes(text), foldQuotes(old), mixed);
+    at = findText(foldQuotes(text), foldQuotes(old), mixed);
     fallback = at.length > 0;
   }
   if (at.length === 0) {
@@ -220,7 +211,7 @@ function replace(text: string, old: string, next: string, all: boolean, shown: s
   for (const [k, [idx, len]] of at.entries()) {
     const found = text.slice(idx, idx + len);
     let replacement = fallback ? curlLike(found, next) : next;
-    if (mixed) replacement = withLineEnding(replacement, endingAt(text, idx, len));
+    if (mixed) replacement = withLineEnding(replacement, lineEndingAt(text, idx, len));
     if (k === 0) firstLength = replacement.length;
     out += text.slice(prev, idx) + replacement;
     prev = idx + len;

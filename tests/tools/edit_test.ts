@@ -218,11 +218,19 @@ Deno.test("Edit refuses a symlink that escapes the workspace and a relative path
 Deno.test("Edit refuses a folder and a pipe", async () => {
   await using ws = await tempWorkspace();
   await Deno.mkdir(ws.path("dir"));
-  const dir = await runFileTool(ws.session, "Edit", { file_path: ws.path("dir"), old_string: "a", new_string: "b" });
+  const dir = await runFileTool(ws.session, "Edit", {
+    file_path: ws.path("dir"),
+    old_string: "a",
+    new_string: "b",
+  });
   assert.equal(dir.error?.code, "invalid_input");
   assert.match(dir.text, /is a directory/);
   const made = await new Deno.Command("mkfifo", { args: [ws.path("pipe")] }).output();
   assert.ok(made.success);
-  const pipe = await runFileTool(ws.session, "Edit", { file_path: ws.path("pipe"), old_string: "a", new_string: "b" });
+  const pipe = await runFileTool(ws.session, "Edit", {
+    file_path: ws.path("pipe"),
+    old_string: "a",
+    new_string: "b",
+  });
   assert.match(pipe.text, /device, socket or pipe/);
 });

@@ -185,3 +185,41 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+/**
+ * Where `needle` (LF line breaks) occurs in `hay`, as `[index, length]`
+ * pairs, not overlapping. With `mixed` (a text of LF and CRLF lines), each
+ * line break of the needle also matches a CRLF, so a needle copied from
+ * Read (which shows no CR) is found across both kinds of line.
+ *
+ * @example
+ * ```ts
+ * import { findText } from "./text.ts";
+ * console.assert(JSON.stringify(findText("a\r\nb\nc", "a\nb", true)) === "[[0,4]]");
+ * console.assert(findText("a\r\nb", "a\nb", false).length === 0);
+ * ```
+ */
+export function findText(hay: string, needle: string, mixed: boolean): Array<[number, number]> {
+  if (!mixed || !needle.includes("\n")) {
+    const out: Array<[number, number]> = [];
+    for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length)) {
+      out.push([i, needle.length]);
+    }
+    return out;
+  }
+  const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(needle.split("\n").map(escape).join("\\r?\\n"), "g");
+  return Array.from(hay.matchAll(re), (m): [number, number] => [m.index, m[0].length]);
+}
+
+/**
+ * The line ending new text should take when it replaces `[index, index+length)`
+ * of a text with mixed endings: that of the line breaks it replaces, else that
+ * of the line it sits on.
+ */
+export function lineEndingAt(text: string, index: number, length: number): LineEnding {
+  const found = text.slice(index, index + length);
+  if (found.includes("\n")) return found.includes("\r\n") ? "CRLF" : "LF";
+  const nl = text.indexOf("\n", index + length);
+  return nl > 0 && text[nl - 1] === "\r" ? "CRLF" : "LF";
+}
