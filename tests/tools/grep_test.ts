@@ -368,3 +368,23 @@ Deno.test("Grep returns 250 entries by default and says how to get the rest", as
     assert.equal(rest.data.appliedLimit, undefined);
   }
 });
+
+Deno.test("Grep shortens long lines as rg does: over 500 bytes, cut at 500 graphemes", async () => {
+  await using ws = await tempWorkspace();
+  await ws.write(
+    "wide.txt",
+    [
+      `x${"é".repeat(300)}`, // 301 characters, 601 bytes: whole line plus the marker
+      `${"y".repeat(499)}éz`, // 501 characters: cut after é
+      `${"😀".repeat(10)}${"x".repeat(495)}`, // astral characters count once
+      `${"e\u0301".repeat(260)}x`, // combining marks: 261 graphemes, whole
+      `${"x".repeat(200)}`, // short
+    ].join("\n") + "\n",
+  );
+  const expected = await rawRg(ws.dir, rgFlags({ pattern: "x|z" }, "content"));
+  assert.equal(expected.length, 5);
+  for (const [engine, reg] of ENGINES) {
+    const r = await grep(ws.session, { pattern: "x|z", output_mode: "content" }, reg);
+    assert.deepEqual(r.data.entries, expected, engine);
+  }
+});

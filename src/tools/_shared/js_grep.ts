@@ -233,9 +233,7 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
       if (context && printedAny && k > prev + 1 && o.onLine("--") === false) return { stopped: true };
       const sep = matchedSet.has(k) ? ":" : "-";
       const text = lineAt(k);
-      const line = text.length > MAX_COLUMNS
-        ? `${text.slice(0, MAX_COLUMNS)} [... omitted end of long line]`
-        : text;
+      const line = previewLine(text);
       if (o.onLine(q.lineNumbers ? `${name}${sep}${k + 1}${sep}${line}` : `${name}${sep}${line}`) === false) {
         return { stopped: true };
       }
@@ -360,4 +358,31 @@ function fileFilter(q: GrepQuery): {
     typeOk: (name) => !types || types.some((t) => t.test(name)),
     skipDir: (rel, name) => lastMatch(rel, name)?.negate === true,
   };
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * A line as rg's `--max-columns 500 --max-columns-preview` prints it: whole
+ * when at most 500 bytes of UTF-8, else its first 500 grapheme clusters and a
+ * marker (rg measures bytes, then cuts by graphemes).
+ */
+function previewLine(text: string): string {
+  if (text.length * 3 <= MAX_COLUMNS || utf8Length(text, MAX_COLUMNS) <= MAX_COLUMNS) return text;
+  let end = 0, n = 0;
+  for (const g of graphemes.segment(text)) {
+    if (n++ === MAX_COLUMNS) break;
+    end = g.index + g.segment.length;
+  }
+  return `${text.slice(0, end)} [... omitted end of long line]`;
+}
+
+/** UTF-8 length of `s`, counted only until it passes `stop`. */
+function utf8Length(s: string, stop: number): number {
+  let n = 0;
+  for (let i = 0; i < s.length && n <= stop; i++) {
+    const c = s.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? (i++, 4) : 3;
+  }
+  return n;
 }
