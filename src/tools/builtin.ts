@@ -53,15 +53,7 @@ export interface BuiltinToolOptions {
  * ```
  */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
-  void options;
   return [
-    todoWriteTool,
-    createAskUserQuestionTool(options.interaction),
-    createExitPlanModeTool(options.interaction),
-    configTool,
-    enterWorktreeTool,
-    createWebFetchTool(options.web),
-    createWebSearchTool(options.web),
     readTool,
     writeTool,
     editTool,
@@ -71,6 +63,13 @@ export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
     createBashTool(options.bash),
     taskOutputTool,
     taskStopTool,
+    createWebFetchTool(options.web),
+    createWebSearchTool(options.web),
+    todoWriteTool,
+    createAskUserQuestionTool(options.interaction),
+    createExitPlanModeTool(options.interaction),
+    configTool,
+    enterWorktreeTool,
     ...(options.agent ? [agentTool(options.agent)] : []),
     // BUILTIN-TOOLS (one line per tool; keep this marker)
   ];
