@@ -11,6 +11,7 @@ import { z } from "zod";
 import { AbortedError, InvalidInputError } from "../errors.ts";
 import { defineTool, type Tool } from "../registry/define_tool.ts";
 import { globToRegExp, splitLiteralPrefix } from "./_shared/glob_match.ts";
+import { type MtimeItem, MtimeLoader } from "./_shared/mtime_loader.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
 import { type SearchToolOptions, sessionIndex } from "./_shared/search_options.ts";
 
@@ -96,7 +97,8 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
       }
       const { prefix, rest } = splitLiteralPrefix(pattern);
       const index = sessionIndex(ctx.session);
-      const found: Array<{ dir: string; relDir: string; name: string; mtime: number }> = [];
+      const found: Array<Found> = [];
+      const mtimes = new MtimeLoader();
       const byName = nameOnly(rest);
       const done = await index.walkAsync(root.real, {
         prefix,
@@ -110,10 +112,19 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
             : (relDir, name) => re.test(relDir ? `${relDir}/${name}` : name),
         },
         onFile(relDir, name, node, k, dir) {
-          found.push({ dir, relDir, name, mtime: index.fileMtime(dir, node, k) });
+          const item: Found = { dir, relDir, name, node, k, mtime: NaN };
+          found.push(item);
+          mtimes.add(item);
         },
+      }).catch((err) => {
+        mtimes.stop();
+        throw err;
       });
-      if (!done) throw ctx.signal.reason ?? new AbortedError("Glob was aborted");
+      if (!done) {
+        mtimes.stop();
+        throw ctx.signal.reason ?? new AbortedError("Glob was aborted");
+      }
+      await mtimes.finish();
       const top = newest(found, limit);
       const shown = top.map((f) => join(root.requested, f.relDir, f.name));
       const truncated = found.length > limit;
@@ -127,6 +138,9 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
     },
   });
 }
+
+/** A match, with its mtime once loaded. */
+type Found = MtimeItem & { relDir: string };
 
 /**
  * For a pattern (after its literal prefix) of the form `*.ts` or `**\/*.ts`,

@@ -9,7 +9,16 @@ const REPO = fromFileUrl(new URL("../../", import.meta.url));
 const outDir = await Deno.makeTempDir({ prefix: "paddock-compile-" });
 const binary = `${outDir}/paddock`;
 const build = await new Deno.Command(Deno.execPath(), {
-  args: ["compile", "--no-check", "--allow-all", "--output", binary, "cli.ts"],
+  args: [
+    "compile",
+    "--no-check",
+    "--allow-all",
+    "--include",
+    "src/tools/_shared/mtime_worker.ts",
+    "--output",
+    binary,
+    "cli.ts",
+  ],
   cwd: REPO,
   stdout: "piped",
   stderr: "piped",
