@@ -119,6 +119,7 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
   // tools never see the model key
   const { OPENAI_API_KEY: _key, ...env } = io.env;
   const started = await startRuntime(values, io, {
+    config: resolved,
     approver,
     env,
     modelHost: modelHost(config.baseUrl),

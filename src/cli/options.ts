@@ -20,7 +20,6 @@ import { isPrivateAddress } from "../tools/_shared/net_guard.ts";
 import { terminalInteraction } from "./interactive.ts";
 import type { InteractionOptions } from "../tools/_shared/interaction.ts";
 import { isPermissionMode, type PermissionMode } from "../permissions/modes.ts";
-import type { Approver } from "../registry/hooks.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.ts";
 import { installShutdownHandlers } from "../tasks/shutdown.ts";
 import { loadSettings, type Settings, settingsPath } from "../runtime/settings.ts";
@@ -236,6 +235,8 @@ export interface StartOptions {
    * `.mcp.json`), `explicit` (only `--mcp-config`), `off`. Default `auto`.
    */
   mcp?: "auto" | "explicit" | "off";
+  /** Flags, env and settings already resolved by the caller (so they are not read twice). */
+  config?: ResolvedConfig;
   /** Handlers of AskUserQuestion and ExitPlanMode. Default: the terminal's, when stdin is one. */
   interaction?: InteractionOptions;
 }
@@ -285,8 +286,8 @@ export async function startRuntime(
   io: CliIo,
   extra: Partial<RuntimeOptions> & StartOptions = {},
 ): Promise<{ runtime: Runtime; config: ResolvedConfig; grants?: GrantReport }> {
-  const { checkGrants: check, mcp: mcpMode = "auto", interaction, ...runtimeExtra } = extra;
-  const config = resolveConfig(flags, io);
+  const { checkGrants: check, mcp: mcpMode = "auto", interaction, config: given, ...runtimeExtra } = extra;
+  const config = given ?? resolveConfig(flags, io);
   const mcpFile = mcpMode === "auto" || (mcpMode !== "off" && flags["mcp-config"])
     ? config.mcpConfig
     : undefined;
@@ -325,15 +326,4 @@ export async function startRuntime(
 function localPackageRoot(): string[] {
   const url = new URL("../../", import.meta.url);
   return url.protocol === "file:" ? [fileURLToPath(url).replace(/\/$/, "")] : [];
-}
-
-/** Resolves config and creates the runtime, with `approver` for confirmations. */
-export function buildRuntime(
-  flags: RuntimeFlagValues,
-  io: CliIo,
-  extra: Partial<RuntimeOptions> & { approver?: Approver } = {},
-): { runtime: Runtime; config: ResolvedConfig } {
-  const config = resolveConfig(flags, io);
-  const runtime = createRuntime({ ...config.runtime, ...extra });
-  return { runtime, config };
 }

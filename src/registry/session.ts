@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { PermissionMode } from "../permissions/modes.ts";
+import { isInside } from "../tools/_shared/paths.ts";
 
 /** An event a session broadcasts to observers (todo changes, mode changes…). */
 export interface SessionEvent {
@@ -90,10 +91,7 @@ export class Session {
 
   /** True when `absPath` is inside one of the roots (no symlink resolution here). */
   contains(absPath: string): boolean {
-    return this.roots.some((root) => {
-      const rel = relative(root, absPath);
-      return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-    });
+    return isInside(absPath, this.roots);
   }
 
   /** The permission mode. */
