@@ -171,6 +171,7 @@ export { createGrepTool, DEFAULT_HEAD_LIMIT } from "./src/tools/grep.ts";
 export type { GrepInput, GrepResult } from "./src/tools/grep.ts";
 export { DEFAULT_MATCH_BUDGET, DEFAULT_TIME_BUDGET_MS } from "./src/tools/_shared/search_options.ts";
 export type { SearchEngine, SearchToolOptions } from "./src/tools/_shared/search_options.ts";
+export { startWalkHelper, stopWalkHelper, type WalkHelper } from "./src/tools/_shared/walk_helper.ts";
 export { locateRipgrep } from "./src/tools/_shared/ripgrep.ts";
 export {
   createWebFetchTool,

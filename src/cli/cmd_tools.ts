@@ -27,7 +27,9 @@ ${RUNTIME_FLAGS_HELP}`,
       strict: true,
     });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const { runtime } = await startRuntime({ ...values, quiet: values.quiet ?? values.json }, io);
+    const { runtime } = await startRuntime({ ...values, quiet: values.quiet ?? values.json }, io, {
+      walkHelper: false,
+    });
     try {
       if (values.json) {
         io.out(JSON.stringify(runtime.registry.definitions(), null, 2) + "\n");

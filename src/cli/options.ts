@@ -308,6 +308,8 @@ export async function startRuntime(
     ],
     extraRun: [...(config.runtime.extraRun ?? []), ...mcp.run],
     extraNet: mcp.net,
+    // Glob's first walk of a tree shares the work with a thread started now (checkGrants false: perms only)
+    walkHelper: check !== false,
     ...runtimeExtra,
     tools: [...base, ...userTools],
   });

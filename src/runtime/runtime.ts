@@ -21,6 +21,7 @@ import {
 import { defaultOutputRoot, Session } from "../registry/session.ts";
 import { type BuiltinToolOptions, builtinTools } from "../tools/builtin.ts";
 import { defaultLedgerDir, reapOrphanedTasks } from "../tasks/ledger.ts";
+import { searchWorkerFiles, startWalkHelper } from "../tools/_shared/walk_helper.ts";
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
@@ -70,6 +71,11 @@ export interface RuntimeOptions {
   extraRun?: string[];
   /** Hosts the process reaches besides the tools' needs (MCP HTTP servers). */
   extraNet?: string[];
+  /**
+   * Start the walk helper thread now, when Glob is enabled, so Glob's first
+   * walk of a tree runs on two cores (`startWalkHelper`). Default false.
+   */
+  walkHelper?: boolean;
 }
 
 /** A registry, a session and run options bound together. */
@@ -120,6 +126,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const exclude = new Set(options.excludeTools ?? []);
   const registry = new ToolRegistry(all.filter((t) => !exclude.has(t.name)));
   registry.allow(...(options.allowedTools ?? []));
+  const globOn = () => registry.enabled().some((t) => t.name === "Glob");
+  if (options.walkHelper && globOn()) startWalkHelper();
   const runOptions: RunOptions = {
     session,
     rules: options.rules,
@@ -150,7 +158,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       modelHost: options.modelHost,
       sandbox: options.sandbox,
       env: options.envNames,
-      extraRead: options.extraRead,
+      // Glob's worker threads load their modules under this process's read permission
+      extraRead: [...(options.extraRead ?? []), ...(globOn() ? searchWorkerFiles() : [])],
       extraRun: options.extraRun,
       extraNet: options.extraNet,
     }),

@@ -10,10 +10,11 @@ import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { AbortedError, InvalidInputError } from "../errors.ts";
 import { defineTool, type Tool } from "../registry/define_tool.ts";
-import { globToRegExp, splitLiteralPrefix } from "./_shared/glob_match.ts";
+import { type GlobMatcher, globMatcher, splitLiteralPrefix } from "./_shared/glob_match.ts";
 import { type MtimeItem, MtimeLoader } from "./_shared/mtime_loader.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
 import { type SearchToolOptions, sessionIndex } from "./_shared/search_options.ts";
+import { sharedWalk } from "./_shared/walk_helper.ts";
 
 /** Most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 100;
@@ -87,30 +88,27 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
         );
       }
       const root = resolveSafePath(base, ctx, { kind: "dir", param: "path" });
-      let re: RegExp;
+      let matcher: GlobMatcher;
       try {
-        re = globToRegExp(pattern);
+        matcher = globMatcher(pattern);
       } catch (err) {
         throw new InvalidInputError(
           `"pattern" is not a valid glob: "${i.pattern}": ${(err as Error).message}`,
         );
       }
-      const { prefix, rest } = splitLiteralPrefix(pattern);
+      const { prefix } = splitLiteralPrefix(pattern);
       const index = sessionIndex(ctx.session);
       const found: Array<Found> = [];
       const mtimes = new MtimeLoader();
-      const byName = nameOnly(rest);
-      const done = await index.walkAsync(root.real, {
+      const done = await sharedWalk(index, root.real, {
         prefix,
+        pattern,
+        statKept: true,
+        helper: options.shareWalks === false ? null : undefined,
         respectIgnore: options.respectGitignore ?? true,
         maxDepth: maxDepthOf(pattern),
         signal: ctx.signal,
-        match: {
-          key: re.source,
-          test: byName
-            ? (_relDir, name) => byName.test(name)
-            : (relDir, name) => re.test(relDir ? `${relDir}/${name}` : name),
-        },
+        match: matcher,
         onFile(relDir, name, node, k, dir) {
           const item: Found = { dir, relDir, name, node, k, mtime: NaN };
           found.push(item);
@@ -142,16 +140,6 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
 /** A match, with its mtime once loaded. */
 type Found = MtimeItem & { relDir: string };
 
-/**
- * For a pattern (after its literal prefix) of the form `*.ts` or `**\/*.ts`,
- * the matcher of the name alone: the walk already stands in the right folders.
- */
-function nameOnly(rest: string): RegExp | undefined {
-  const tail = rest.startsWith("**/") ? rest.slice(3) : rest;
-  if (tail.includes("/") || tail.includes("**")) return undefined;
-  return globToRegExp(tail);
-}
-
 /** The `limit` newest entries, newest first (ties by path), without sorting all of them. */
 function newest<T extends { relDir: string; name: string; mtime: number }>(all: T[], limit: number): T[] {
   let pool = all;
@@ -160,11 +148,10 @@ function newest<T extends { relDir: string; name: string; mtime: number }>(all: 
     const cut = times[times.length - limit];
     pool = all.filter((f) => f.mtime >= cut);
   }
-  const key = (f: T) => f.relDir ? `${f.relDir}/${f.name}` : f.name;
-  return pool.sort((a, b) => b.mtime - a.mtime || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).slice(
-    0,
-    limit,
-  );
+  // each path is built once: many files share an mtime (npm unpacks every file with one date)
+  const keyed = pool.map((f) => ({ f, m: f.mtime, key: f.relDir ? `${f.relDir}/${f.name}` : f.name }));
+  keyed.sort((a, b) => b.m - a.m || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.slice(0, limit).map((k) => k.f);
 }
 
 /** How deep a pattern can reach (folders below the root), or Infinity for `**` and braces. */

@@ -12,7 +12,7 @@ import { defineTool, type Tool } from "../registry/define_tool.ts";
 import { splitGlobList } from "./_shared/glob_match.ts";
 import { runGrep } from "./_shared/grep_run.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
-import { comparePaths, type GrepMode, type GrepQuery, locateRipgrep } from "./_shared/ripgrep.ts";
+import { comparePaths, type GrepMode, type GrepQuery, locateRipgrep, sortByPath } from "./_shared/ripgrep.ts";
 import {
   DEFAULT_MATCH_BUDGET,
   DEFAULT_TIME_BUDGET_MS,
@@ -173,13 +173,9 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, Gre
       let numMatches: number | undefined;
       if (mode === "files_with_matches") entries = newestFirst(lines, ctx.cwd);
       if (mode === "count") {
-        const keyed = entries.map((line) => {
-          const colon = line.lastIndexOf(":");
-          return { line, path: line.slice(0, colon), n: Number(line.slice(colon + 1)) };
-        });
-        keyed.sort((a, b) => comparePaths(a.path, b.path));
-        entries = keyed.map((k) => k.line);
-        numMatches = keyed.reduce((n, k) => n + k.n, 0);
+        entries = sortByPath(entries, (line) => line.slice(0, line.lastIndexOf(":")));
+        numMatches = 0;
+        for (const line of entries) numMatches += Number(line.slice(line.lastIndexOf(":") + 1));
       }
       const page = limit === 0 ? budget : Math.min(limit, budget);
       let more: boolean;
@@ -197,7 +193,7 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, Gre
         : mode === "content" && more && (limit === 0 || limit > budget)
         ? "match_budget"
         : undefined;
-      const numFiles = mode === "content" ? new Set(entries.map(fileOfLine)).size : total;
+      const numFiles = mode === "content" ? countFiles(entries) : total;
       const data: GrepResult = {
         mode,
         entries,
@@ -273,6 +269,22 @@ function newestFirst(paths: string[], cwd: string): string[] {
   });
   withTime.sort((a, b) => b.m - a.m || comparePaths(a.p, b.p));
   return withTime.map((x) => x.p);
+}
+
+/** Files in content-mode lines, which come grouped by file: the regex runs only where the file changes. */
+function countFiles(lines: readonly string[]): number {
+  const files = new Set<string>();
+  let file: string | undefined;
+  for (const line of lines) {
+    if (line === "--") continue;
+    if (
+      file !== undefined && line.startsWith(file) &&
+      (line.charCodeAt(file.length) === 58 || line.charCodeAt(file.length) === 45)
+    ) continue;
+    file = fileOfLine(line);
+    files.add(file);
+  }
+  return files.size;
 }
 
 function fileOfLine(line: string): string {

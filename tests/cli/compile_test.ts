@@ -15,6 +15,8 @@ const build = await new Deno.Command(Deno.execPath(), {
     "--allow-all",
     "--include",
     "src/tools/_shared/mtime_worker.ts",
+    "--include",
+    "src/tools/_shared/walk_worker.ts",
     "--output",
     binary,
     "cli.ts",

@@ -44,8 +44,24 @@ export interface DirNode {
   readonly ignoreFiles: readonly string[];
   /** Rules without and with `.gitignore` (built on first use). */
   layers?: [IgnoreLayer[] | undefined, IgnoreLayer[] | undefined];
-  /** Files that passed a keyed match, per key, with the ignore chain they were checked against. */
-  matches?: Map<string, { chain: readonly IgnoreLayer[]; hits: Uint32Array }>;
+  /** Files that passed a keyed match, per key, with the folder's path from the walk's root and the ignore chain they were checked against. */
+  matches?: Map<string, { rel: string; chain: readonly IgnoreLayer[]; hits: Uint32Array }>;
+  /** Subfolders that passed the ignore rules, with the chain they were checked against. */
+  kept?: { chain: readonly IgnoreLayer[]; dirs: readonly string[] };
+}
+
+/** Where a walk stands on entering a folder. */
+export interface WalkFrame {
+  /** Absolute folder. */
+  readonly dir: string;
+  /** Its path from the walk's root, `/`-separated (`""` for the root). */
+  readonly rel: string;
+  /** Ignore layers in force above it, shallowest first. */
+  readonly chain: IgnoreLayer[];
+  /** Whether a folder above it is a git repository. */
+  readonly inGit: boolean;
+  /** Folder level below the root. */
+  readonly depth: number;
 }
 
 /** Options of {@link FileIndex.walk}. */
@@ -106,6 +122,11 @@ export class FileIndex {
     return node;
   }
 
+  /** The cached listing of `dir` as it stands, without revalidating it. */
+  peek(dir: string): DirNode | undefined {
+    return this.#nodes.get(dir);
+  }
+
   /** The mtime (ms) of a file of a node, statted once and then cached. */
   fileMtime(dir: string, node: DirNode, i: number): number {
     const times = node.fileMtimes ??= new Float64Array(node.files.length).fill(NaN);
@@ -155,22 +176,9 @@ export class FileIndex {
 
   /** The walk, pausing (yielding) every 64 folders. */
   *#steps(root: string, options: WalkOptions): Generator<void, boolean> {
-    const respect = options.respectIgnore ?? true;
-    const maxDepth = options.maxDepth ?? Infinity;
-    const up = respect ? this.#ancestors(root) : { chain: [], inGit: false };
-    type Frame = { dir: string; rel: string; chain: IgnoreLayer[]; inGit: boolean; depth: number };
-    let start: Frame | undefined = { dir: root, rel: "", chain: up.chain, inGit: up.inGit, depth: 0 };
-    for (const seg of options.prefix ? options.prefix.split("/").filter((s) => s && s !== ".") : []) {
-      const node = this.node(start.dir);
-      if (!node || !node.dirs.includes(seg) || seg === ".git") return true;
-      const f = this.#enter(start, node, respect);
-      const abs = join(start.dir, seg);
-      if (respect && isIgnored(f.chain, abs, seg, true)) return true;
-      start = { ...f, dir: abs, rel: start.rel ? `${start.rel}/${seg}` : seg, depth: start.depth + 1 };
-    }
-    const stack: Frame[] = [start];
-    const { match, fileOverride: override, onFile, skipDir } = options;
-    const cacheKey = match?.key !== undefined && !override ? `${match.key}\0${respect}\0${root}` : undefined;
+    const start = this.startFrame(root, options);
+    if (!start) return true;
+    const stack: WalkFrame[] = [start];
     let visited = 0;
     while (stack.length) {
       if ((++visited & 63) === 0) {
@@ -178,45 +186,103 @@ export class FileIndex {
         if (options.signal?.aborted) return false;
       }
       const frame = stack.pop()!;
-      const node = this.node(frame.dir);
-      if (!node) continue;
-      const f = this.#enter(frame, node, respect);
-      const checks = respect && f.chain.length > 0;
-      const { files } = node;
-      const key = cacheKey === undefined ? undefined : `${cacheKey}\0${frame.rel}`;
-      const cached = key === undefined ? undefined : node.matches?.get(key);
-      if (cached && sameChain(cached.chain, f.chain)) {
-        for (const i of cached.hits) {
-          if (onFile(frame.rel, files[i], node, i, frame.dir) === false) return false;
-        }
-      } else {
-        const hits: number[] = [];
-        for (let i = 0; i < files.length; i++) {
-          const name = files[i];
-          const decided = override?.(frame.rel ? `${frame.rel}/${name}` : name, name);
-          if (decided === false) continue;
-          // the match first: it is cheaper than the ignore rules and rejects most files
-          if (match && !match.test(frame.rel, name)) continue;
-          if (decided !== true && checks && isIgnored(f.chain, `${frame.dir}/${name}`, name, false)) continue;
-          hits.push(i);
-          if (onFile(frame.rel, name, node, i, frame.dir) === false) return false;
-        }
-        if (key !== undefined) {
-          const kept = hits.length ? Uint32Array.from(hits) : NO_HITS;
-          (node.matches ??= new Map()).set(key, { chain: f.chain, hits: kept });
-        }
-      }
-      if (frame.depth >= maxDepth) continue;
-      for (const name of node.dirs) {
-        if (name === ".git") continue;
-        const abs = `${frame.dir}/${name}`;
-        if (checks && isIgnored(f.chain, abs, name, true)) continue;
-        const rel = frame.rel ? `${frame.rel}/${name}` : name;
-        if (skipDir?.(rel, name)) continue;
-        stack.push({ dir: abs, rel, chain: f.chain, inGit: f.inGit, depth: frame.depth + 1 });
-      }
+      if (!this.visit(root, frame, options, stack)) return false;
     }
     return true;
+  }
+
+  /**
+   * Where a walk of `root` starts: the root, or the folder its literal
+   * `prefix` names, with the ignore rules that apply there. Undefined when
+   * the prefix is missing, ignored or goes through `.git`.
+   */
+  startFrame(root: string, options: WalkOptions): WalkFrame | undefined {
+    const respect = options.respectIgnore ?? true;
+    const up = respect ? this.#ancestors(root) : { chain: [], inGit: false };
+    let start: WalkFrame = { dir: root, rel: "", chain: up.chain, inGit: up.inGit, depth: 0 };
+    for (const seg of options.prefix ? options.prefix.split("/").filter((s) => s && s !== ".") : []) {
+      const node = this.node(start.dir);
+      if (!node || !node.dirs.includes(seg) || seg === ".git") return undefined;
+      const f = this.#enter(start, node, respect);
+      const abs = join(start.dir, seg);
+      if (respect && isIgnored(f.chain, abs, seg, true)) return undefined;
+      start = { ...f, dir: abs, rel: start.rel ? `${start.rel}/${seg}` : seg, depth: start.depth + 1 };
+    }
+    return start;
+  }
+
+  /**
+   * One folder of a walk of `root`: hands its kept files to `onFile` and
+   * pushes the subfolders to walk onto `next`. False when `onFile` said stop.
+   */
+  visit(root: string, frame: WalkFrame, options: WalkOptions, next: WalkFrame[]): boolean {
+    const node = this.node(frame.dir);
+    if (!node) return true;
+    const respect = options.respectIgnore ?? true;
+    const { match, fileOverride: override, onFile, skipDir } = options;
+    const f = this.#enter(frame, node, respect);
+    const checks = respect && f.chain.length > 0;
+    const { files } = node;
+    // one key string per walk (its hash is computed once); the folder's path is checked apart
+    const key = match?.key !== undefined && !override ? this.#matchKey(match.key, respect, root) : undefined;
+    const cached = key === undefined ? undefined : node.matches?.get(key);
+    if (cached && cached.rel === frame.rel && sameChain(cached.chain, f.chain)) {
+      for (const i of cached.hits) {
+        if (onFile(frame.rel, files[i], node, i, frame.dir) === false) return false;
+      }
+    } else {
+      const hits: number[] = [];
+      for (let i = 0; i < files.length; i++) {
+        const name = files[i];
+        const decided = override?.(frame.rel ? `${frame.rel}/${name}` : name, name);
+        if (decided === false) continue;
+        // the match first: it is cheaper than the ignore rules and rejects most files
+        if (match && !match.test(frame.rel, name)) continue;
+        if (decided !== true && checks && isIgnored(f.chain, `${frame.dir}/${name}`, name, false)) continue;
+        hits.push(i);
+        if (onFile(frame.rel, name, node, i, frame.dir) === false) return false;
+      }
+      if (key !== undefined) {
+        const kept = hits.length ? Uint32Array.from(hits) : NO_HITS;
+        (node.matches ??= new Map()).set(key, { rel: frame.rel, chain: f.chain, hits: kept });
+      }
+    }
+    if (frame.depth >= (options.maxDepth ?? Infinity)) return true;
+    let dirs = node.dirs;
+    if (checks) {
+      if (node.kept && sameChain(node.kept.chain, f.chain)) dirs = node.kept.dirs;
+      else {
+        dirs = dirs.filter((name) => !isIgnored(f.chain, `${frame.dir}/${name}`, name, true));
+        node.kept = { chain: f.chain, dirs };
+      }
+    }
+    for (const name of dirs) {
+      if (name === ".git") continue;
+      const abs = `${frame.dir}/${name}`;
+      const rel = frame.rel ? `${frame.rel}/${name}` : name;
+      if (skipDir?.(rel, name)) continue;
+      next.push({ dir: abs, rel, chain: f.chain, inGit: f.inGit, depth: frame.depth + 1 });
+    }
+    return true;
+  }
+
+  /**
+   * Takes a folder listing read elsewhere (a helper thread) as if read here,
+   * with the mtimes known for some of its files (NaN for the others).
+   */
+  adopt(dir: string, node: DirNode): void {
+    this.#nodes.set(dir, node);
+    this.reads++;
+  }
+
+  #lastKey?: { key: string; respect: boolean; root: string; value: string };
+
+  /** The match-cache key of a walk: the same string object folder after folder, so its hash is kept. */
+  #matchKey(key: string, respect: boolean, root: string): string {
+    const last = this.#lastKey;
+    if (last && last.key === key && last.respect === respect && last.root === root) return last.value;
+    this.#lastKey = { key, respect, root, value: `${key}\0${respect}\0${root}` };
+    return this.#lastKey.value;
   }
 
   #above = new Map<string, Ancestors>();

@@ -146,3 +146,35 @@ export function splitGlobList(value: string): string[] {
   if (cur) out.push(cur);
   return out;
 }
+
+/** A compiled Glob pattern, as the walk tests files with it. */
+export interface GlobMatcher {
+  /** Names the compiled pattern (a walk's match-cache key). */
+  readonly key: string;
+  /** Whether the file `name` in folder `relDir` (relative to the walk's root) matches. */
+  readonly test: (relDir: string, name: string) => boolean;
+}
+
+/**
+ * The matcher of a Glob pattern relative to the walk's root. For the forms
+ * `*.ts` and `**\/*.ts` after the literal prefix it tests the name alone: the
+ * walk already stands in the right folders.
+ *
+ * @example
+ * ```ts
+ * import { globMatcher } from "./glob_match.ts";
+ * const m = globMatcher("**\/test/*.ts");
+ * console.assert(m.test("a/test", "b.ts") && !m.test("a", "b.ts"));
+ * console.assert(globMatcher("src/**\/*.ts").test("src/x", "y.ts"));
+ * ```
+ */
+export function globMatcher(pattern: string): GlobMatcher {
+  const re = globToRegExp(pattern);
+  const { rest } = splitLiteralPrefix(pattern);
+  const tail = rest.startsWith("**/") ? rest.slice(3) : rest;
+  if (!tail.includes("/") && !tail.includes("**")) {
+    const byName = globToRegExp(tail);
+    return { key: re.source, test: (_relDir, name) => byName.test(name) };
+  }
+  return { key: re.source, test: (relDir, name) => re.test(relDir ? `${relDir}/${name}` : name) };
+}

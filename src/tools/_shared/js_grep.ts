@@ -14,7 +14,7 @@
 import { InvalidInputError } from "../../errors.ts";
 import type { FileIndex } from "./file_index.ts";
 import { globToRegExp } from "./glob_match.ts";
-import { comparePaths, type GrepQuery, MAX_COLUMNS } from "./ripgrep.ts";
+import { type GrepQuery, MAX_COLUMNS, sortByPath } from "./ripgrep.ts";
 
 /** Regex features that behave differently in the in-process engine, for result notes. */
 export const JS_ENGINE_DIFFERENCES =
@@ -170,14 +170,14 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
         }
       },
     });
-    files.sort((a, b) => comparePaths(a.rel, b.rel));
   }
+  const ordered = o.isFile ? files : sortByPath(files, (f) => f.rel);
   const display = (rel: string) =>
     rel === "" ? (q.target ?? "") : q.target === undefined ? rel : `${q.target.replace(/\/$/, "")}/${rel}`;
   const context = q.mode === "content" && (q.before > 0 || q.after > 0);
   let printedAny = false;
   let yieldAt = performance.now() + 20;
-  for (const f of files) {
+  for (const f of ordered) {
     const now = performance.now();
     if (now > o.deadline || o.signal?.aborted) return { stopped: true };
     if (now > yieldAt) {

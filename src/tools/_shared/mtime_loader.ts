@@ -12,7 +12,9 @@
  * @module
  */
 import { setImmediate } from "node:timers";
+import { fileURLToPath } from "node:url";
 import type { DirNode } from "./file_index.ts";
+import { mayRead } from "./walk_helper.ts";
 
 /** Matches still to stat before a walk starts a worker thread for them. */
 export const WORKER_FROM = 4096;
@@ -110,8 +112,14 @@ export class MtimeLoader {
 
   #post(): void {
     if (this.#worker === undefined) {
+      const url = new URL("./mtime_worker.ts", import.meta.url);
+      // without read access to its module the worker dies with an uncaught error: stat here instead
+      if (url.protocol === "file:" && !mayRead([fileURLToPath(url)])) {
+        this.#failed = true;
+        return;
+      }
       try {
-        this.#worker = new Worker(new URL("./mtime_worker.ts", import.meta.url), { type: "module" });
+        this.#worker = new Worker(url, { type: "module" });
       } catch {
         this.#failed = true;
         return;

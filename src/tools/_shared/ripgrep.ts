@@ -236,6 +236,33 @@ export function rgArgs(q: GrepQuery): string[] {
   return args;
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Sorts items by path in {@link comparePaths} order (stable), several times faster
+ * than sorting with it: every `/` becomes `\x01` in one pass over the encoded
+ * paths, so the engine's own string sort gives the same order.
+ *
+ * @example
+ * ```ts
+ * import { sortByPath } from "./ripgrep.ts";
+ * const sorted = sortByPath(["a.b:1", "a/b:2", "a:3"], (l) => l.slice(0, l.lastIndexOf(":")));
+ * console.assert(sorted.join(" ") === "a:3 a/b:2 a.b:1");
+ * ```
+ */
+export function sortByPath<T>(items: readonly T[], pathOf: (item: T) => string): T[] {
+  if (items.length < 2) return [...items];
+  const bytes = encoder.encode(items.map(pathOf).join("\0"));
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x2f) bytes[i] = 1;
+  const keys = decoder.decode(bytes).split("\0");
+  // the index after a NUL (padded: equal paths keep their order) points back at the item
+  const width = String(keys.length).length;
+  for (let i = 0; i < keys.length; i++) keys[i] += "\0" + String(i).padStart(width, "0");
+  keys.sort();
+  return keys.map((k) => items[Number(k.slice(k.lastIndexOf("\0") + 1))]);
+}
+
 /**
  * Orders paths as `rg --sort path` does: folder by folder, names compared
  * byte-wise (so `a/b` comes before `a.b`).

@@ -25,6 +25,11 @@ export interface SearchToolOptions {
   timeBudgetMs?: number;
   /** Grep's match budget: lines of output (content mode) kept before stopping. Default 20000. */
   matchBudget?: number;
+  /**
+   * Share Glob's cold walks with the process's walk helper thread when one
+   * was started (`startWalkHelper`, done by `createRuntime`). Default true.
+   */
+  shareWalks?: boolean;
   /** Largest number of paths Glob returns. Default 100. */
   globLimit?: number;
 }

@@ -1,0 +1,363 @@
+/**
+ * A helper thread for Glob's first walk of a tree. fd walks with every core;
+ * a walk on one thread, with the stats newest-first needs on top, cannot keep
+ * up on a big tree. So a process may start one helper thread ahead of time
+ * ({@link startWalkHelper}; starting costs the main thread ~30 ms and the
+ * thread is ready ~60 ms later, too much to pay inside a call). A cold walk
+ * then goes breadth-first until it has {@link SHARE_TARGET} subtrees pending,
+ * shares that list with the helper through a `SharedArrayBuffer` counter, and
+ * both threads take subtrees from it until none is left: each walks and stats
+ * its own, and the helper posts its folders back into the session's index.
+ *
+ * The helper keeps nothing between walks (a first call stays a first call),
+ * does not keep the process alive when idle, and is never waited for: a walk
+ * that finds it busy or broken takes the subtrees itself, and a warm walk
+ * (the start folder already in the index) never uses it.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { setImmediate } from "node:timers";
+import { Worker } from "node:worker_threads";
+import type { DirNode, FileIndex, WalkFrame, WalkOptions } from "./file_index.ts";
+
+/** Subtrees a walk gathers breadth-first before sharing them. */
+export const SHARE_TARGET = 64;
+
+/** Fewer pending subtrees than this when the tree runs out: the walk stays on this thread. */
+export const SHARE_FROM = 4;
+
+/** One shared walk, as the helper receives it. */
+export interface WalkJob {
+  /** What to do. */
+  kind: "walk";
+  /** Job id. */
+  id: number;
+  /** The walk's root. */
+  root: string;
+  /** Subtrees to take from. */
+  frames: WalkFrame[];
+  /** Apply ignore files. */
+  respectIgnore: boolean;
+  /** Deepest folder level to list files from. */
+  maxDepth: number;
+  /** The Glob pattern, relative to the root. */
+  pattern: string;
+  /** Int32 [next subtree to take, stop flag]. */
+  claims: SharedArrayBuffer;
+}
+
+/** One folder the helper read. */
+export interface WalkedFolder {
+  /** Absolute folder. */
+  dir: string;
+  /** Its path from the root. */
+  rel: string;
+  /** The listing, as {@link DirNode} has it. */
+  readAt: number;
+  /** Regular files. */
+  files: readonly string[];
+  /** Subfolders. */
+  dirs: readonly string[];
+  /** Holds `.git`. */
+  hasGit: boolean;
+  /** Ignore files present. */
+  ignoreFiles: readonly string[];
+  /** Indexes (in `files`) of the files that matched and are not ignored. */
+  hits: Uint32Array;
+  /** mtimes of the hits (NaN elsewhere). */
+  mtimes?: Float64Array;
+}
+
+/** What the helper posts. */
+export type WalkReply =
+  | { type: "ready" }
+  | { type: "part"; id: number; i: number; folders: WalkedFolder[] }
+  | { type: "error"; id: number; message: string }
+  | { type: "end"; id: number };
+
+/** Options of {@link sharedWalk}. */
+export interface SharedWalkOptions extends WalkOptions {
+  /** The Glob pattern relative to the root (the helper compiles it again). */
+  pattern: string;
+  /** In a shared walk, stat each kept file on the thread that found it (the mtime is in the node before `onFile` runs). */
+  statKept?: boolean;
+  /** The helper to share with; default the process's, when started and ready; null for none. */
+  helper?: WalkHelper | null;
+  /** Work between turns of the event loop (ms). Default 20. */
+  sliceMs?: number;
+}
+
+interface Job {
+  index: FileIndex;
+  /** The walk's `onFile`. */
+  onFile: WalkOptions["onFile"];
+  /** Subtrees the helper reported. */
+  reported: Set<number>;
+  /** Called when a part or the end arrives. */
+  wake?: () => void;
+  ended: boolean;
+}
+
+let shared: WalkHelper | undefined;
+
+/** The modules the search tools load into worker threads, with what each imports. */
+const WORKER_MODULES = ["walk_worker.ts", "file_index.ts", "ignore.ts", "glob_match.ts", "mtime_worker.ts"];
+
+/**
+ * Local files Deno must let this process read for the search tools' worker
+ * threads to load (a worker's modules are read under the process's
+ * permissions); empty when the code is not loaded from local files.
+ *
+ * @example
+ * ```ts
+ * import { searchWorkerFiles } from "./walk_helper.ts";
+ * console.assert(searchWorkerFiles().some((f) => f.endsWith("walk_worker.ts")));
+ * ```
+ */
+export function searchWorkerFiles(): string[] {
+  const here = new URL(".", import.meta.url);
+  if (here.protocol !== "file:") return [];
+  return WORKER_MODULES.map((m) => fileURLToPath(new URL(m, here)));
+}
+
+/** Whether Deno lets this process read `files` (asks, never prompts). */
+export function mayRead(files: readonly string[]): boolean {
+  try {
+    return files.every((path) => Deno.permissions.querySync({ name: "read", path }).state === "granted");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts the process's walk helper thread (once; later calls return it).
+ * Undefined when Deno would not let the thread load its modules.
+ *
+ * @example
+ * ```ts
+ * import { startWalkHelper, stopWalkHelper } from "./walk_helper.ts";
+ * const helper = startWalkHelper();
+ * await helper?.whenReady;
+ * console.assert(helper?.ready);
+ * await stopWalkHelper();
+ * ```
+ */
+export function startWalkHelper(): WalkHelper | undefined {
+  if (shared && !shared.broken) return shared;
+  const files = searchWorkerFiles().filter((f) => !f.endsWith("mtime_worker.ts"));
+  if (!mayRead(files)) return undefined;
+  shared = new WalkHelper();
+  return shared;
+}
+
+/** The process's walk helper when it is started, ready and working; else undefined. */
+export function walkHelper(): WalkHelper | undefined {
+  return shared?.ready ? shared : undefined;
+}
+
+/** Stops the process's walk helper thread, if one was started. */
+export async function stopWalkHelper(): Promise<void> {
+  const h = shared;
+  shared = undefined;
+  await h?.stop();
+}
+
+/** A helper thread (see the module notes). */
+export class WalkHelper {
+  #worker: Worker;
+  #ready = false;
+  #broken = false;
+  #jobs = new Map<number, Job>();
+  #nextId = 0;
+  /** Folders the thread has walked for this process (it shows the thread took part). */
+  foldersWalked = 0;
+  /** Resolves when the thread is ready (or broken). */
+  readonly whenReady: Promise<void>;
+
+  constructor() {
+    let resolve!: () => void;
+    this.whenReady = new Promise((r) => resolve = r);
+    // referenced until ready (so awaiting whenReady keeps the process alive), then only while a walk waits on it
+    this.#worker = new Worker(new URL("./walk_worker.ts", import.meta.url));
+    this.#worker.on("message", (m: WalkReply) => {
+      if (m.type === "ready") {
+        this.#ready = true;
+        if (this.#jobs.size === 0) this.#worker.unref();
+        resolve();
+      } else this.#reply(m);
+    });
+    this.#worker.on("error", () => this.#fail(resolve));
+    this.#worker.on("exit", () => this.#fail(resolve));
+  }
+
+  /** Whether it can take work. */
+  get ready(): boolean {
+    return this.#ready && !this.#broken;
+  }
+
+  /** Whether the thread failed or was stopped. */
+  get broken(): boolean {
+    return this.#broken;
+  }
+
+  /** Stops the thread; walks under way finish on their own thread. */
+  async stop(): Promise<void> {
+    this.#broken = true;
+    await this.#worker.terminate();
+    this.#failJobs();
+  }
+
+  /** Sends a job (the caller checked {@link ready}). */
+  post(id: number, job: Job, msg: WalkJob): void {
+    this.#jobs.set(id, job);
+    this.#worker.ref(); // a walk waiting on the helper keeps the process alive
+    this.#worker.postMessage(msg);
+  }
+
+  /** A fresh job id. */
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  /** Forgets a job (its late parts are dropped). */
+  done(id: number): void {
+    this.#jobs.delete(id);
+    if (this.#jobs.size === 0) this.#worker.unref();
+  }
+
+  #reply(m: WalkReply): void {
+    if (m.type === "ready") return;
+    const job = this.#jobs.get(m.id);
+    if (!job) return;
+    if (m.type === "part") {
+      this.foldersWalked += m.folders.length;
+      adopt(job, m.folders);
+      job.reported.add(m.i);
+    } else job.ended = true; // "end", or "error": what was not reported is walked on the main thread
+    job.wake?.();
+  }
+
+  #fail(resolve: () => void): void {
+    this.#broken = true;
+    resolve();
+    this.#failJobs();
+  }
+
+  #failJobs(): void {
+    for (const job of this.#jobs.values()) {
+      job.ended = true;
+      job.wake?.();
+    }
+    this.#jobs.clear();
+  }
+}
+
+/** Puts the helper's folders into the index and hands their kept files on. */
+function adopt(job: Job, folders: WalkedFolder[]): void {
+  for (const f of folders) {
+    const node: DirNode = {
+      readAt: f.readAt,
+      files: f.files,
+      dirs: f.dirs,
+      hasGit: f.hasGit,
+      ignoreFiles: f.ignoreFiles,
+      fileMtimes: f.mtimes,
+    };
+    job.index.adopt(f.dir, node);
+    for (const k of f.hits) job.onFile(f.rel, f.files[k], node, k, f.dir);
+  }
+}
+
+/**
+ * Walks like {@link FileIndex.walkAsync}, sharing a cold walk with the helper
+ * thread when there is one (see the module notes). `onFile` may be called in
+ * any folder order and must not stop the walk. False when the signal fired.
+ */
+export async function sharedWalk(
+  index: FileIndex,
+  root: string,
+  options: SharedWalkOptions,
+): Promise<boolean> {
+  const { signal } = options;
+  const helper = options.helper === null ? undefined : options.helper ?? walkHelper();
+  if (!helper?.ready) return await index.walkAsync(root, options);
+  const start = index.startFrame(root, options);
+  if (!start) return true;
+  if (index.peek(start.dir)) return await index.walkAsync(root, options); // warm: the index is faster alone
+  const onFile: WalkOptions["onFile"] = options.statKept
+    ? (relDir, name, node, k, dir) => {
+      index.fileMtime(dir, node, k);
+      return options.onFile(relDir, name, node, k, dir);
+    }
+    : options.onFile;
+  const opts: SharedWalkOptions = { ...options, onFile };
+  const slice = options.sliceMs ?? 20;
+  let yieldAt = performance.now() + slice;
+  /** Gives the event loop a turn when the slice is used up; false when the signal fired. */
+  const pause = async (): Promise<boolean> => {
+    if (performance.now() < yieldAt) return true;
+    await new Promise((resolve) => setImmediate(resolve)); // an abort lands, the helper's parts come in
+    yieldAt = performance.now() + slice;
+    return !signal?.aborted;
+  };
+  const walkHere = async (frame: WalkFrame): Promise<boolean> => {
+    const stack = [frame];
+    while (stack.length) {
+      index.visit(root, stack.pop()!, opts, stack);
+      if (!(await pause())) return false;
+    }
+    return true;
+  };
+  // breadth-first until there is enough to share
+  const queue: WalkFrame[] = [start];
+  let head = 0;
+  while (head < queue.length && queue.length - head < SHARE_TARGET) {
+    index.visit(root, queue[head++], opts, queue);
+    if (!(await pause())) return false;
+  }
+  const frames = queue.slice(head);
+  if (frames.length < SHARE_FROM || !helper.ready) {
+    for (const f of frames) if (!(await walkHere(f))) return false;
+    return true;
+  }
+  const id = helper.nextId();
+  const claimsBuffer = new SharedArrayBuffer(8);
+  const claims = new Int32Array(claimsBuffer);
+  const job: Job = { index, onFile, reported: new Set(), ended: false };
+  helper.post(id, job, {
+    kind: "walk",
+    id,
+    root,
+    frames,
+    respectIgnore: options.respectIgnore ?? true,
+    maxDepth: options.maxDepth ?? Infinity,
+    pattern: options.pattern,
+    claims: claimsBuffer,
+  });
+  const wake = () => job.wake?.();
+  signal?.addEventListener("abort", wake);
+  try {
+    const mine = new Set<number>();
+    for (;;) {
+      const i = Atomics.add(claims, 0, 1);
+      if (i >= frames.length) break;
+      mine.add(i);
+      if (!(await walkHere(frames[i]))) return false;
+    }
+    const theirs = frames.length - mine.size;
+    while (job.reported.size < theirs && !job.ended) {
+      await new Promise<void>((resolve) => job.wake = resolve);
+      if (signal?.aborted) return false;
+    }
+    // the helper failed part-way: walk what it did not report
+    for (let i = 0; i < frames.length; i++) {
+      if (!mine.has(i) && !job.reported.has(i) && !(await walkHere(frames[i]))) return false;
+    }
+    return true;
+  } finally {
+    Atomics.store(claims, 1, 1); // stops the helper on this job, if it is still at it
+    signal?.removeEventListener("abort", wake);
+    helper.done(id);
+  }
+}

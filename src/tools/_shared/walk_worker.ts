@@ -1,0 +1,64 @@
+/**
+ * The helper thread of `walk_helper.ts`: takes subtrees of a Glob walk, one
+ * at a time, from the list the main thread shares with it, and walks each
+ * with a fresh {@link FileIndex} (nothing is kept between walks, so a first
+ * call stays a first call), stats the matches, and posts every folder it read.
+ *
+ * @module
+ */
+import { parentPort } from "node:worker_threads";
+import { FileIndex, type WalkFrame } from "./file_index.ts";
+import { globMatcher } from "./glob_match.ts";
+import type { WalkedFolder, WalkJob, WalkReply } from "./walk_helper.ts";
+
+const port = parentPort!;
+
+port.on("message", (job: WalkJob) => {
+  try {
+    walkJob(job);
+  } catch (err) {
+    port.postMessage({ type: "error", id: job.id, message: String(err) } satisfies WalkReply);
+  }
+  port.postMessage({ type: "end", id: job.id } satisfies WalkReply);
+});
+port.postMessage({ type: "ready" } satisfies WalkReply);
+
+function walkJob(job: WalkJob): void {
+  const index = new FileIndex();
+  const { test } = globMatcher(job.pattern);
+  const claims = new Int32Array(job.claims);
+  for (;;) {
+    if (Atomics.load(claims, 1) !== 0) return; // the main thread stopped the walk
+    const i = Atomics.add(claims, 0, 1);
+    if (i >= job.frames.length) return;
+    const folders: WalkedFolder[] = [];
+    const stack: WalkFrame[] = [job.frames[i]];
+    let visited = 0;
+    while (stack.length) {
+      if ((++visited & 63) === 0 && Atomics.load(claims, 1) !== 0) return;
+      const frame = stack.pop()!;
+      const hits: number[] = [];
+      index.visit(job.root, frame, {
+        respectIgnore: job.respectIgnore,
+        maxDepth: job.maxDepth,
+        match: { test },
+        onFile: (_relDir, _name, _node, k) => void hits.push(k),
+      }, stack);
+      const node = index.peek(frame.dir);
+      if (!node) continue;
+      for (const k of hits) index.fileMtime(frame.dir, node, k);
+      folders.push({
+        dir: frame.dir,
+        rel: frame.rel,
+        readAt: node.readAt,
+        files: node.files,
+        dirs: node.dirs,
+        hasGit: node.hasGit,
+        ignoreFiles: node.ignoreFiles,
+        hits: Uint32Array.from(hits),
+        mtimes: node.fileMtimes,
+      });
+    }
+    port.postMessage({ type: "part", id: job.id, i, folders } satisfies WalkReply);
+  }
+}

@@ -1,0 +1,194 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { runTool } from "../../../src/registry/run_tool.ts";
+import { ToolRegistry } from "../../../src/registry/registry.ts";
+import { Session } from "../../../src/registry/session.ts";
+import { createGlobTool, type GlobResult } from "../../../src/tools/glob.ts";
+import { FileIndex } from "../../../src/tools/_shared/file_index.ts";
+import {
+  searchWorkerFiles,
+  sharedWalk,
+  startWalkHelper,
+  stopWalkHelper,
+  type WalkHelper,
+} from "../../../src/tools/_shared/walk_helper.ts";
+import { type TempWorkspace, tempWorkspace } from "../../_helpers/workspace.ts";
+
+const shared = new ToolRegistry([createGlobTool({ globLimit: 1_000_000 })]);
+const solo = new ToolRegistry([createGlobTool({ globLimit: 1_000_000, shareWalks: false })]);
+
+async function glob(
+  root: string,
+  pattern: string,
+  reg: ToolRegistry,
+  session?: Session,
+): Promise<GlobResult> {
+  const r = await runTool(reg, { name: "Glob", input: { pattern, path: root } }, {
+    session: session ?? new Session({ roots: [root] }),
+  });
+  assert.ok(r.ok, r.text);
+  return r.data as GlobResult;
+}
+
+/** 90 package folders with nested ignore files, hidden files, a .git and spread mtimes. */
+async function buildTree(ws: TempWorkspace): Promise<string> {
+  const root = ws.path("tree");
+  await ws.write("tree/.git/HEAD", "ref: refs/heads/main\n");
+  await ws.write("tree/.gitignore", "*.log\nbuild/\nnode_modules/\n!keep.log\n");
+  await ws.write("tree/node_modules/dep/index.ts", "x");
+  await ws.write("tree/.cfg/hidden.ts", "x");
+  await ws.write("tree/keep.log", "x");
+  let n = 0;
+  for (let p = 0; p < 90; p++) {
+    for (let m = 0; m < 3; m++) {
+      const dir = `tree/p${p}/m${m}`;
+      for (let f = 0; f < 4; f++) await ws.write(`${dir}/a${f}.ts`, "x");
+      await ws.write(`${dir}/b.js`, "x");
+      await ws.write(`${dir}/debug.log`, "x");
+      await ws.write(`${dir}/build/out.ts`, "x");
+    }
+    if (p % 7 === 0) await ws.write(`tree/p${p}/.gitignore`, "*.js\nm1/\n!m1/\n");
+    if (p % 11 === 0) await ws.write(`tree/p${p}/.ignore`, "a3.ts\n");
+  }
+  // spread mtimes so the newest-first order means something
+  for await (const path of walkFiles(root)) {
+    const t = new Date(Date.UTC(2020, 0, 1) + (n++ * 7919 % 5000) * 1000);
+    Deno.utimeSync(path, t, t);
+  }
+  return root;
+}
+
+async function* walkFiles(dir: string): AsyncGenerator<string> {
+  for await (const e of Deno.readDir(dir)) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory) yield* walkFiles(p);
+    else yield p;
+  }
+}
+
+const PATTERNS = ["**/*.ts", "**/*", "p1*/**/*.ts", "**/m1/*.ts", "p3/m2/*", "**/*.log"];
+
+Deno.test("A walk shared with the helper thread finds exactly what a one-thread walk finds", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  const helper = startWalkHelper();
+  try {
+    assert.ok(helper, "the test process may read the worker's modules");
+    await helper.whenReady;
+    assert.ok(helper.ready);
+    let tookPart = false;
+    for (let attempt = 0; attempt < 5 && !tookPart; attempt++) {
+      for (const pattern of PATTERNS) {
+        const before = helper.foldersWalked;
+        const a = await glob(root, pattern, shared);
+        tookPart ||= helper.foldersWalked > before;
+        const b = await glob(root, pattern, solo);
+        assert.deepEqual(a.filenames, b.filenames, pattern);
+        assert.equal(a.numFiles, b.numFiles, pattern);
+      }
+    }
+    // the race for subtrees is real, but in five rounds the idle helper takes some
+    assert.ok(tookPart, "the helper walked some folders");
+    const all = await glob(root, "**/*.ts", solo);
+    const rel = all.filenames.map((f) => f.slice(root.length + 1));
+    assert.ok(rel.includes(".cfg/hidden.ts") && !rel.some((f) => f.startsWith("node_modules/")));
+    assert.ok(
+      !rel.includes("p0/m0/build/out.ts") && !rel.includes("p11/m0/a3.ts") && rel.includes("p1/m0/a3.ts"),
+    );
+  } finally {
+    await stopWalkHelper();
+  }
+});
+
+Deno.test("After a shared first walk the warm index is never stale", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  const helper = startWalkHelper()!;
+  try {
+    await helper.whenReady;
+    const session = new Session({ roots: [root] });
+    const first = await glob(root, "**/*.ts", shared, session);
+    // change folders all over the tree: whichever thread read them, the next call sees it
+    for (let p = 0; p < 90; p += 3) {
+      await ws.write(`tree/p${p}/m0/new.ts`, "x");
+      await Deno.remove(ws.path(`tree/p${p}/m1/a0.ts`));
+      await Deno.rename(ws.path(`tree/p${p}/m2/a1.ts`), ws.path(`tree/p${p}/m2/moved.ts`));
+    }
+    await ws.write("tree/p5/.gitignore", "a2.ts\n");
+    const warm = await glob(root, "**/*.ts", shared, session);
+    const fresh = await glob(root, "**/*.ts", solo);
+    assert.deepEqual(warm.filenames, fresh.filenames);
+    assert.equal(warm.numFiles, first.numFiles + 30 - 30 - 3); // +new, -removed, renamed stays, p5's a2.ts ×3 ignored
+  } finally {
+    await stopWalkHelper();
+  }
+});
+
+Deno.test("A helper that stops mid-walk costs nothing but time: the walk finishes on its own", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  const want = await glob(root, "**/*", solo);
+  for (let round = 0; round < 3; round++) {
+    const helper = startWalkHelper()!;
+    await helper.whenReady;
+    const pending = glob(root, "**/*", shared);
+    await stopWalkHelper(); // at once, or after the walk started: either way the result is whole
+    assert.deepEqual((await pending).filenames, want.filenames);
+  }
+});
+
+Deno.test("An abort stops a shared walk, and the helper serves the next one", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  const helper: WalkHelper = startWalkHelper()!;
+  try {
+    await helper.whenReady;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 0);
+    const found: string[] = [];
+    const done = await sharedWalk(new FileIndex(), root, {
+      pattern: "**/*",
+      signal: controller.signal,
+      sliceMs: 0,
+      onFile: (relDir, name) => void found.push(`${relDir}/${name}`),
+    });
+    assert.equal(done, false);
+    const again = await glob(root, "**/*", shared);
+    assert.deepEqual(again.filenames, (await glob(root, "**/*", solo)).filenames);
+    assert.ok(helper.ready);
+  } finally {
+    await stopWalkHelper();
+  }
+});
+
+Deno.test("The helper neither keeps a process alive nor starts without read access to its modules", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  const child = fileURLToPath(new URL("./_walk_helper_child.ts", import.meta.url));
+  const run = async (read: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        `--allow-read=${[ws.dir, child, ...read].join(",")}`,
+        `--allow-write=${ws.path("out")}`,
+        child,
+        root,
+        ws.path("out"),
+      ],
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(30_000), // a process kept alive by the thread would hang here
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.ok(out.success, stderr);
+    assert.equal(stderr, ""); // no uncaught error from a worker that could not load
+    return JSON.parse(new TextDecoder().decode(out.stdout));
+  };
+  const granted = await run(searchWorkerFiles());
+  assert.equal(granted.started, true);
+  assert.ok(granted.numFiles > 1000);
+  const denied = await run([]);
+  assert.equal(denied.started, false);
+  assert.equal(denied.numFiles, granted.numFiles);
+});
