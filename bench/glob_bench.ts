@@ -2,8 +2,10 @@
  * Glob tool vs raw walkers on the corpus (see `corpus.ts`): the baseline is
  * `rg --files -g <glob>` from the pattern's literal prefix; `fd` (Debian's
  * `fdfind`) when installed and a pruned `find` are the other walkers. "Glob
- * first" uses a new session each time (cold index, warm OS cache); "Glob
- * warm" repeats a call in one session, as an agent's tenth call would.
+ * first" uses a new session each time (cold index, warm OS cache) with the
+ * walk helper thread started beforehand, as `createRuntime` does; "Glob
+ * first, one thread" without it; "Glob warm" repeats a call in one session,
+ * as an agent's tenth call would.
  *
  * `deno bench -A bench/glob_bench.ts` (build the corpus first with `deno run -A bench/corpus.ts`)
  */
@@ -14,12 +16,15 @@ import { Session } from "../src/registry/session.ts";
 import { splitLiteralPrefix } from "../src/tools/_shared/glob_match.ts";
 import { locateRipgrep } from "../src/tools/_shared/ripgrep.ts";
 import { createGlobTool } from "../src/tools/glob.ts";
+import { startWalkHelper } from "../src/tools/_shared/walk_helper.ts";
 import { ensureCorpus } from "./corpus.ts";
 import { GLOB_CASES } from "./search_cases.ts";
 
 const corpus = await ensureCorpus();
 const RG = locateRipgrep();
 const registry = new ToolRegistry([createGlobTool()]);
+const solo = new ToolRegistry([createGlobTool({ shareWalks: false })]);
+await startWalkHelper()?.whenReady;
 const FD = ["fdfind", "fd"].find((p) => {
   try {
     return new Deno.Command(p, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync().success;
@@ -34,8 +39,8 @@ async function spawn(cmd: string, args: string[], cwd: string): Promise<void> {
   if (!out.success) throw new Error(`${cmd}: ${new TextDecoder().decode(out.stderr)}`);
 }
 
-async function glob(session: Session, root: string, pattern: string): Promise<void> {
-  const r = await runTool(registry, { name: "Glob", input: { pattern, path: root } }, { session });
+async function glob(session: Session, root: string, pattern: string, reg = registry): Promise<void> {
+  const r = await runTool(reg, { name: "Glob", input: { pattern, path: root } }, { session });
   if (!r.ok) throw new Error(r.text);
 }
 
@@ -89,6 +94,12 @@ for (const k of GLOB_CASES) {
     group: c.group,
     ...opts,
     fn: async () => await glob(new Session({ roots: [c.root] }), c.root, c.pattern),
+  });
+  Deno.bench({
+    name: `Glob first, one thread ${c.group}`,
+    group: c.group,
+    ...opts,
+    fn: async () => await glob(new Session({ roots: [c.root] }), c.root, c.pattern, solo),
   });
   const warm = new Session({ roots: [c.root] });
   await glob(warm, c.root, c.pattern);

@@ -2,7 +2,9 @@
  * Glob: files matching a pattern, newest first. Walks in process from the
  * pattern's literal prefix (`src/vs/**\/*.ts` starts at `src/vs`) over the
  * session's warm file index, so later calls on an unchanged tree cost one
- * stat per folder.
+ * stat per folder. A cold walk is shared with the walk helper thread when the
+ * process started one (`walk_helper.ts`; `createRuntime` does with
+ * `walkHelper: true`, as the CLI does).
  *
  * @module
  */

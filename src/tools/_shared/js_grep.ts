@@ -135,6 +135,46 @@ export function translateRegex(pattern: string, q: { caseInsensitive: boolean; m
   throw new InvalidInputError(`Invalid regex "${pattern}"`);
 }
 
+const utf8 = new TextDecoder();
+
+/** Read buffer reused from file to file (grown for a larger file, and dropped after one past {@link SCRATCH_KEPT}). */
+let scratch = new Uint8Array(256 * 1024);
+const SCRATCH_KEPT = 8 * 1024 * 1024;
+
+/**
+ * The bytes of a file, in the shared scratch buffer when they fit (valid
+ * until the next call); undefined when it cannot be read. One open, read and
+ * close, without the stat and the allocation `Deno.readFileSync` makes.
+ */
+function readWhole(path: string): Uint8Array | undefined {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path);
+  } catch {
+    return undefined;
+  }
+  try {
+    let used = 0;
+    for (;;) {
+      if (used === scratch.length) {
+        const bigger = new Uint8Array(scratch.length * 2);
+        bigger.set(scratch);
+        scratch = bigger;
+      }
+      const n = file.readSync(scratch.subarray(used));
+      if (n === null || n === 0) break;
+      used += n;
+    }
+    const bytes = scratch.subarray(0, used);
+    if (scratch.length > SCRATCH_KEPT) scratch = new Uint8Array(256 * 1024); // a huge file's buffer is not kept
+    return bytes;
+  } catch {
+    return undefined;
+  } finally {
+    file.close();
+  }
+}
+
 /** What the in-process engine needs besides the query. */
 export interface JsGrepOptions {
   /** Real path of the folder or file to search. */
@@ -171,7 +211,8 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
       },
     });
   }
-  const ordered = o.isFile ? files : sortByPath(files, (f) => f.rel);
+  // only content mode streams in path order (the other modes are sorted afterwards, by mtime or path)
+  const ordered = o.isFile || q.mode !== "content" ? files : sortByPath(files, (f) => f.rel);
   const display = (rel: string) =>
     rel === "" ? (q.target ?? "") : q.target === undefined ? rel : `${q.target.replace(/\/$/, "")}/${rel}`;
   const context = q.mode === "content" && (q.before > 0 || q.after > 0);
@@ -184,14 +225,10 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
       await new Promise((r) => setTimeout(r, 0));
       yieldAt = performance.now() + 20;
     }
-    let bytes: Uint8Array;
-    try {
-      bytes = Deno.readFileSync(f.abs);
-    } catch {
-      continue;
-    }
+    const bytes = readWhole(f.abs);
+    if (!bytes) continue;
     if (bytes.indexOf(0) !== -1) continue;
-    const text = new TextDecoder().decode(bytes);
+    const text = utf8.decode(bytes);
     const name = display(f.rel);
     let matched: number[];
     let count: number;

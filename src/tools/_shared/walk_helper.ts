@@ -80,7 +80,10 @@ export type WalkReply =
 export interface SharedWalkOptions extends WalkOptions {
   /** The Glob pattern relative to the root (the helper compiles it again). */
   pattern: string;
-  /** In a shared walk, stat each kept file on the thread that found it (the mtime is in the node before `onFile` runs). */
+  /**
+   * Once the walk is shared, stat each kept file on the thread that found it
+   * (the mtime is in the node before `onFile` runs).
+   */
   statKept?: boolean;
   /** The helper to share with; default the process's, when started and ready; null for none. */
   helper?: WalkHelper | null;
@@ -285,27 +288,19 @@ export async function sharedWalk(
   const start = index.startFrame(root, options);
   if (!start) return true;
   if (index.peek(start.dir)) return await index.walkAsync(root, options); // warm: the index is faster alone
-  const onFile: WalkOptions["onFile"] = options.statKept
-    ? (relDir, name, node, k, dir) => {
-      index.fileMtime(dir, node, k);
-      return options.onFile(relDir, name, node, k, dir);
-    }
-    : options.onFile;
-  const opts: SharedWalkOptions = { ...options, onFile };
   const slice = options.sliceMs ?? 20;
   let yieldAt = performance.now() + slice;
-  /** Gives the event loop a turn when the slice is used up; false when the signal fired. */
-  const pause = async (): Promise<boolean> => {
-    if (performance.now() < yieldAt) return true;
-    await new Promise((resolve) => setImmediate(resolve)); // an abort lands, the helper's parts come in
+  /** A turn of the event loop (an abort lands, the helper's parts come in); false when the signal fired. */
+  const turn = async (): Promise<boolean> => {
+    await new Promise((resolve) => setImmediate(resolve));
     yieldAt = performance.now() + slice;
     return !signal?.aborted;
   };
-  const walkHere = async (frame: WalkFrame): Promise<boolean> => {
+  const walkHere = async (frame: WalkFrame, how: WalkOptions): Promise<boolean> => {
     const stack = [frame];
     while (stack.length) {
-      index.visit(root, stack.pop()!, opts, stack);
-      if (!(await pause())) return false;
+      index.visit(root, stack.pop()!, how, stack);
+      if (performance.now() >= yieldAt && !(await turn())) return false;
     }
     return true;
   };
@@ -313,14 +308,22 @@ export async function sharedWalk(
   const queue: WalkFrame[] = [start];
   let head = 0;
   while (head < queue.length && queue.length - head < SHARE_TARGET) {
-    index.visit(root, queue[head++], opts, queue);
-    if (!(await pause())) return false;
+    index.visit(root, queue[head++], options, queue);
+    if (performance.now() >= yieldAt && !(await turn())) return false;
   }
   const frames = queue.slice(head);
   if (frames.length < SHARE_FROM || !helper.ready) {
-    for (const f of frames) if (!(await walkHere(f))) return false;
+    for (const f of frames) if (!(await walkHere(f, options))) return false;
     return true;
   }
+  // shared: each thread stats what it finds, so the stats are split as the folders are
+  const onFile: WalkOptions["onFile"] = options.statKept
+    ? (relDir, name, node, k, dir) => {
+      index.fileMtime(dir, node, k);
+      return options.onFile(relDir, name, node, k, dir);
+    }
+    : options.onFile;
+  const opts: WalkOptions = { ...options, onFile };
   const id = helper.nextId();
   const claimsBuffer = new SharedArrayBuffer(8);
   const claims = new Int32Array(claimsBuffer);
@@ -343,7 +346,7 @@ export async function sharedWalk(
       const i = Atomics.add(claims, 0, 1);
       if (i >= frames.length) break;
       mine.add(i);
-      if (!(await walkHere(frames[i]))) return false;
+      if (!(await walkHere(frames[i], opts))) return false;
     }
     const theirs = frames.length - mine.size;
     while (job.reported.size < theirs && !job.ended) {
@@ -352,7 +355,7 @@ export async function sharedWalk(
     }
     // the helper failed part-way: walk what it did not report
     for (let i = 0; i < frames.length; i++) {
-      if (!mine.has(i) && !job.reported.has(i) && !(await walkHere(frames[i]))) return false;
+      if (!mine.has(i) && !job.reported.has(i) && !(await walkHere(frames[i], opts))) return false;
     }
     return true;
   } finally {
