@@ -12,7 +12,14 @@ import { defineTool, type Tool } from "../registry/define_tool.ts";
 import { splitGlobList } from "./_shared/glob_match.ts";
 import { runGrep } from "./_shared/grep_run.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
-import { comparePaths, type GrepMode, type GrepQuery, locateRipgrep, sortByPath } from "./_shared/ripgrep.ts";
+import {
+  type GrepMode,
+  type GrepQuery,
+  locateRipgrep,
+  orderByKeys,
+  pathSortKey,
+  sortByPath,
+} from "./_shared/ripgrep.ts";
 import {
   DEFAULT_MATCH_BUDGET,
   DEFAULT_TIME_BUDGET_MS,
@@ -155,6 +162,8 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, Gre
         ? offset + (limit === 0 ? budget : Math.min(limit, budget)) + 1
         : Infinity;
       const lines: string[] = [];
+      const mtimes: number[] = [];
+      const keys: string[] = [];
       let seen = 0;
       const outcome = await runGrep(q, {
         engine: options.engine ?? "auto",
@@ -166,14 +175,19 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, Gre
         signal: ctx.signal,
         onLine(line) {
           if (seen++ >= offset || mode !== "content") lines.push(line);
+          // stat and build sort keys while rg is still searching, not after it
+          if (mode === "files_with_matches") mtimes.push(mtimeOf(join(ctx.cwd, line)));
+          else if (mode === "count") {
+            keys.push(pathSortKey(line.slice(0, line.lastIndexOf(":")), keys.length));
+          }
           return seen < want;
         },
       });
       let entries = lines;
       let numMatches: number | undefined;
-      if (mode === "files_with_matches") entries = newestFirst(lines, ctx.cwd);
+      if (mode === "files_with_matches") entries = newestFirst(lines, mtimes);
       if (mode === "count") {
-        entries = sortByPath(entries, (line) => line.slice(0, line.lastIndexOf(":")));
+        entries = orderByKeys(entries, keys);
         numMatches = 0;
         for (const line of entries) numMatches += Number(line.slice(line.lastIndexOf(":") + 1));
       }
@@ -257,18 +271,19 @@ function render(
   return d.entries.join("\n") + tail;
 }
 
-function newestFirst(paths: string[], cwd: string): string[] {
-  const withTime = paths.map((p) => {
-    let m = 0;
-    try {
-      m = Deno.statSync(join(cwd, p)).mtime?.getTime() ?? 0;
-    } catch {
-      // vanished since: sorts last
-    }
-    return { p, m };
-  });
-  withTime.sort((a, b) => b.m - a.m || comparePaths(a.p, b.p));
-  return withTime.map((x) => x.p);
+/** Newest first, ties in path order (many files share an mtime: npm unpacks every file with one date). */
+function newestFirst(paths: string[], mtimes: number[]): string[] {
+  const byPath = sortByPath(paths.map((p, i) => ({ p, m: mtimes[i] })), (x) => x.p);
+  byPath.sort((a, b) => b.m - a.m); // stable: ties keep the path order
+  return byPath.map((x) => x.p);
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return Deno.statSync(path).mtime?.getTime() ?? 0;
+  } catch {
+    return 0; // vanished since: sorts last
+  }
 }
 
 /** Files in content-mode lines, which come grouped by file: the regex runs only where the file changes. */

@@ -264,6 +264,30 @@ export function sortByPath<T>(items: readonly T[], pathOf: (item: T) => string):
 }
 
 /**
+ * The sort key of the `i`th of some paths, for {@link orderByKeys}: built
+ * one at a time (while rg still runs), the same order as {@link sortByPath}.
+ */
+export function pathSortKey(path: string, i: number): string {
+  return `${path.replaceAll("/", "\x01")}\0${String(i).padStart(10, "0")}`;
+}
+
+/**
+ * The items in {@link comparePaths} order of their paths, given the keys
+ * {@link pathSortKey} made for them (sorted in place).
+ *
+ * @example
+ * ```ts
+ * import { orderByKeys, pathSortKey } from "./ripgrep.ts";
+ * const items = ["a.b", "a/b", "a"];
+ * console.assert(orderByKeys(items, items.map(pathSortKey)).join(" ") === "a a/b a.b");
+ * ```
+ */
+export function orderByKeys<T>(items: readonly T[], keys: string[]): T[] {
+  keys.sort();
+  return keys.map((k) => items[Number(k.slice(k.lastIndexOf("\0") + 1))]);
+}
+
+/**
  * Orders paths as `rg --sort path` does: folder by folder, names compared
  * byte-wise (so `a/b` comes before `a.b`).
  */

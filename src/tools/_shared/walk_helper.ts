@@ -91,7 +91,9 @@ export interface SharedWalkOptions extends WalkOptions {
   sliceMs?: number;
 }
 
-interface Job {
+/** A shared walk's state on the main thread (between {@link sharedWalk} and the helper). */
+export interface SharedWalkState {
+  /** The index the helper's folders go into. */
   index: FileIndex;
   /** The walk's `onFile`. */
   onFile: WalkOptions["onFile"];
@@ -99,6 +101,7 @@ interface Job {
   reported: Set<number>;
   /** Called when a part or the end arrives. */
   wake?: () => void;
+  /** The helper finished, failed or stopped. */
   ended: boolean;
 }
 
@@ -171,7 +174,7 @@ export class WalkHelper {
   #worker: Worker;
   #ready = false;
   #broken = false;
-  #jobs = new Map<number, Job>();
+  #jobs = new Map<number, SharedWalkState>();
   #nextId = 0;
   /** Folders the thread has walked for this process (it shows the thread took part). */
   foldersWalked = 0;
@@ -212,7 +215,7 @@ export class WalkHelper {
   }
 
   /** Sends a job (the caller checked {@link ready}). */
-  post(id: number, job: Job, msg: WalkJob): void {
+  post(id: number, job: SharedWalkState, msg: WalkJob): void {
     this.#jobs.set(id, job);
     this.#worker.ref(); // a walk waiting on the helper keeps the process alive
     this.#worker.postMessage(msg);
@@ -257,7 +260,7 @@ export class WalkHelper {
 }
 
 /** Puts the helper's folders into the index and hands their kept files on. */
-function adopt(job: Job, folders: WalkedFolder[]): void {
+function adopt(job: SharedWalkState, folders: WalkedFolder[]): void {
   for (const f of folders) {
     const node: DirNode = {
       readAt: f.readAt,
@@ -327,7 +330,7 @@ export async function sharedWalk(
   const id = helper.nextId();
   const claimsBuffer = new SharedArrayBuffer(8);
   const claims = new Int32Array(claimsBuffer);
-  const job: Job = { index, onFile, reported: new Set(), ended: false };
+  const job: SharedWalkState = { index, onFile, reported: new Set(), ended: false };
   helper.post(id, job, {
     kind: "walk",
     id,

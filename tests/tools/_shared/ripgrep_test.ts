@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { comparePaths, sortByPath } from "../../../src/tools/_shared/ripgrep.ts";
+import { comparePaths, orderByKeys, pathSortKey, sortByPath } from "../../../src/tools/_shared/ripgrep.ts";
 
 Deno.test("sortByPath orders as comparePaths does (slash first), keeping duplicates", () => {
   const parts = ["a", "a-b", "a.b", "a b", "a/b", "b", "é", "A", "_x", "a.b/c", "a!"];
@@ -16,6 +16,9 @@ Deno.test("sortByPath orders as comparePaths does (slash first), keeping duplica
     Number(x.slice(x.lastIndexOf(":") + 1)) - Number(y.slice(y.lastIndexOf(":") + 1))
   );
   assert.deepEqual(got, want);
+  // the same order from keys built one line at a time
+  const keys = lines.map((l, i) => pathSortKey(l.slice(0, l.lastIndexOf(":")), i));
+  assert.deepEqual(orderByKeys(lines, keys), want);
   assert.deepEqual(sortByPath([], String), []);
   assert.deepEqual(sortByPath(["x"], String), ["x"]);
 });
