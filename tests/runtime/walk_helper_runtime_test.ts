@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { toDenoFlags } from "../../src/permissions/deno_flags.ts";
 import { createRuntime } from "../../src/runtime/runtime.ts";
 import { createGlobTool } from "../../src/tools/glob.ts";
-import { createReadTool } from "../../src/tools/read.ts";
+import { readTool } from "../../src/tools/read.ts";
 import { searchWorkerFiles, stopWalkHelper, walkHelper } from "../../src/tools/_shared/walk_helper.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
@@ -11,7 +11,7 @@ Deno.test("createRuntime starts the walk helper for Glob and grants read of the 
   await stopWalkHelper();
   try {
     // without Glob: no thread, no extra read
-    await using plain = createRuntime({ roots: [ws.dir], tools: [createReadTool()], walkHelper: true });
+    await using plain = createRuntime({ roots: [ws.dir], tools: [readTool], walkHelper: true });
     assert.equal(walkHelper(), undefined);
     const readFlag = (flags: string[]) => flags.find((f) => f.startsWith("--allow-read=")) ?? "";
     assert.ok(!readFlag(toDenoFlags(plain.policy())).includes("walk_worker.ts"));
