@@ -18,7 +18,7 @@ import { locateRipgrep } from "../src/tools/_shared/ripgrep.ts";
 import { createGlobTool } from "../src/tools/glob.ts";
 import { startWalkHelper } from "../src/tools/_shared/walk_helper.ts";
 import { ensureCorpus } from "./corpus.ts";
-import { GLOB_CASES } from "./search_cases.ts";
+import { findArgs, GLOB_CASES } from "./search_cases.ts";
 
 const corpus = await ensureCorpus();
 const RG = locateRipgrep();
@@ -70,24 +70,7 @@ for (const k of GLOB_CASES) {
     name: `find ${c.group}`,
     group: c.group,
     ...opts,
-    fn: async () =>
-      await spawn("find", [
-        start,
-        "(",
-        "-name",
-        "node_modules",
-        "-o",
-        "-name",
-        ".git",
-        ")",
-        "-prune",
-        "-o",
-        "-type",
-        "f",
-        "-name",
-        c.findName,
-        "-print",
-      ], c.root),
+    fn: async () => await spawn("find", findArgs(start, k), c.root),
   });
   Deno.bench({
     name: `Glob first ${c.group}`,

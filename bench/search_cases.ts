@@ -92,3 +92,9 @@ export const GLOB_CASES: readonly GlobCase[] = [
   },
   { group: "200k **/*.ts", root: "gen", pattern: "**/*.ts", fd: ["--extension", "ts"], findName: "*.ts" },
 ];
+
+/** `find` arguments for a Glob case from `start`, pruning `node_modules` and `.git`; `print` is the action. */
+export function findArgs(start: string, c: GlobCase, print: string[] = ["-print"]): string[] {
+  return [start, "(", "-name", "node_modules", "-o", "-name", ".git", ")", "-prune", "-o", "-type", "f"]
+    .concat(["-name", c.findName, ...print]);
+}

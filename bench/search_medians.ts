@@ -17,7 +17,7 @@ import { createGlobTool } from "../src/tools/glob.ts";
 import { createGrepTool } from "../src/tools/grep.ts";
 import { startWalkHelper, stopWalkHelper } from "../src/tools/_shared/walk_helper.ts";
 import { ensureCorpus } from "./corpus.ts";
-import { GLOB_CASES, GREP_CASES, grepQueryOf } from "./search_cases.ts";
+import { findArgs, GLOB_CASES, GREP_CASES, grepQueryOf } from "./search_cases.ts";
 
 const rounds = Number(Deno.args[0] ?? 9);
 const only = Deno.args[1];
@@ -164,43 +164,8 @@ if (only !== "grep") {
     const fns: Record<string, Fn> = {
       rg: () =>
         spawn(RG, ["--files", "--hidden", "--no-config", "-g", "!.git", "-g", `/${rest}`, start], root),
-      find: () =>
-        spawn("find", [
-          start,
-          "(",
-          "-name",
-          "node_modules",
-          "-o",
-          "-name",
-          ".git",
-          ")",
-          "-prune",
-          "-o",
-          "-type",
-          "f",
-          "-name",
-          c.findName,
-          "-print",
-        ], root),
-      findT: () =>
-        spawn("find", [
-          start,
-          "(",
-          "-name",
-          "node_modules",
-          "-o",
-          "-name",
-          ".git",
-          ")",
-          "-prune",
-          "-o",
-          "-type",
-          "f",
-          "-name",
-          c.findName,
-          "-printf",
-          "%T@ %p\\n",
-        ], root),
+      find: () => spawn("find", findArgs(start, c), root),
+      findT: () => spawn("find", findArgs(start, c, ["-printf", "%T@ %p\\n"]), root),
       first: () => call(registry, "Glob", input, new Session({ roots: [root] })),
       solo: () => call(solo, "Glob", input, new Session({ roots: [root] })),
       warm: () => call(registry, "Glob", input, warm),

@@ -256,11 +256,13 @@ export function sortByPath<T>(items: readonly T[], pathOf: (item: T) => string):
   const bytes = encoder.encode(items.map(pathOf).join("\0"));
   for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x2f) bytes[i] = 1;
   const keys = decoder.decode(bytes).split("\0");
-  // the index after a NUL (padded: equal paths keep their order) points back at the item
-  const width = String(keys.length).length;
-  for (let i = 0; i < keys.length; i++) keys[i] += "\0" + String(i).padStart(width, "0");
-  keys.sort();
-  return keys.map((k) => items[Number(k.slice(k.lastIndexOf("\0") + 1))]);
+  for (let i = 0; i < keys.length; i++) keys[i] += keyTail(i);
+  return orderByKeys(items, keys);
+}
+
+/** What follows a path in its sort key: the item's index after a NUL, padded so equal paths keep their order. */
+function keyTail(i: number): string {
+  return `\0${String(i).padStart(10, "0")}`;
 }
 
 /**
@@ -268,7 +270,7 @@ export function sortByPath<T>(items: readonly T[], pathOf: (item: T) => string):
  * one at a time (while rg still runs), the same order as {@link sortByPath}.
  */
 export function pathSortKey(path: string, i: number): string {
-  return `${path.replaceAll("/", "\x01")}\0${String(i).padStart(10, "0")}`;
+  return path.replaceAll("/", "\x01") + keyTail(i);
 }
 
 /**

@@ -107,13 +107,16 @@ export interface SharedWalkState {
 
 let shared: WalkHelper | undefined;
 
-/** The modules the search tools load into worker threads, with what each imports. */
-const WORKER_MODULES = ["walk_worker.ts", "file_index.ts", "ignore.ts", "glob_match.ts", "mtime_worker.ts"];
+/** The modules of the walk helper's thread: its entry and what it imports. */
+const WALK_MODULES = ["walk_worker.ts", "file_index.ts", "ignore.ts", "glob_match.ts"];
+/** The module of `MtimeLoader`'s thread. */
+const MTIME_MODULES = ["mtime_worker.ts"];
 
 /**
  * Local files Deno must let this process read for the search tools' worker
  * threads to load (a worker's modules are read under the process's
- * permissions); empty when the code is not loaded from local files.
+ * permissions; default: both workers'); empty when the code is not loaded
+ * from local files.
  *
  * @example
  * ```ts
@@ -121,10 +124,12 @@ const WORKER_MODULES = ["walk_worker.ts", "file_index.ts", "ignore.ts", "glob_ma
  * console.assert(searchWorkerFiles().some((f) => f.endsWith("walk_worker.ts")));
  * ```
  */
-export function searchWorkerFiles(): string[] {
+export function searchWorkerFiles(
+  modules: readonly string[] = [...WALK_MODULES, ...MTIME_MODULES],
+): string[] {
   const here = new URL(".", import.meta.url);
   if (here.protocol !== "file:") return [];
-  return WORKER_MODULES.map((m) => fileURLToPath(new URL(m, here)));
+  return modules.map((m) => fileURLToPath(new URL(m, here)));
 }
 
 /** Whether Deno lets this process read `files` (asks, never prompts). */
@@ -151,8 +156,7 @@ export function mayRead(files: readonly string[]): boolean {
  */
 export function startWalkHelper(): WalkHelper | undefined {
   if (shared && !shared.broken) return shared;
-  const files = searchWorkerFiles().filter((f) => !f.endsWith("mtime_worker.ts"));
-  if (!mayRead(files)) return undefined;
+  if (!mayRead(searchWorkerFiles(WALK_MODULES))) return undefined;
   shared = new WalkHelper();
   return shared;
 }
