@@ -2,7 +2,9 @@
  * Glob: files matching a pattern, newest first. Walks in process from the
  * pattern's literal prefix (`src/vs/**\/*.ts` starts at `src/vs`) over the
  * session's warm file index, so later calls on an unchanged tree cost one
- * stat per folder. A cold walk is shared with the walk helper thread when the
+ * stat per folder: a call the index remembers (same folder, pattern and
+ * options) only checks those folders, and walks again when one changed. A
+ * cold walk is shared with the walk helper thread when the
  * process started one (`walk_helper.ts`; `createRuntime` does with
  * `walkHelper: true`, as the CLI does).
  *
@@ -13,10 +15,11 @@ import { z } from "zod";
 import { AbortedError, InvalidInputError } from "../errors.ts";
 import { defineTool, type Tool } from "../registry/define_tool.ts";
 import { type GlobMatcher, globMatcher, splitLiteralPrefix } from "./_shared/glob_match.ts";
+import { type FileIndex, WalkTrail } from "./_shared/file_index.ts";
 import { type MtimeItem, MtimeLoader } from "./_shared/mtime_loader.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
 import { type SearchToolOptions, sessionIndex } from "./_shared/search_options.ts";
-import { sharedWalk } from "./_shared/walk_helper.ts";
+import { sharedWalk, type SharedWalkOptions } from "./_shared/walk_helper.ts";
 
 /** Most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 100;
@@ -98,41 +101,35 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
           `"pattern" is not a valid glob: "${i.pattern}": ${(err as Error).message}`,
         );
       }
-      const { prefix } = splitLiteralPrefix(pattern);
+      const respectIgnore = options.respectGitignore ?? true;
       const index = sessionIndex(ctx.session);
-      const found: Array<Found> = [];
-      const mtimes = new MtimeLoader();
-      const done = await sharedWalk(index, root.real, {
-        prefix,
-        pattern,
-        statKept: true,
-        helper: options.shareWalks === false ? null : undefined,
-        respectIgnore: options.respectGitignore ?? true,
-        maxDepth: maxDepthOf(pattern),
-        signal: ctx.signal,
-        match: matcher,
-        onFile(relDir, name, node, k, dir) {
-          const item: Found = { dir, relDir, name, node, k, mtime: NaN };
-          found.push(item);
-          mtimes.add(item);
-        },
-      }).catch((err) => {
-        mtimes.stop();
-        throw err;
-      });
-      if (!done) {
-        mtimes.stop();
-        throw ctx.signal.reason ?? new AbortedError("Glob was aborted");
+      // the folders the result depends on are in the index's memo; the key names the rest
+      const key = `Glob\0${pattern}\0${respectIgnore}\0${limit}`;
+      const recalled = index.recall<Listed>(key, root.real);
+      let listed: Listed;
+      if (recalled.hit) listed = recalled.value;
+      else {
+        const trail = new WalkTrail();
+        listed = await walk(index, root.real, {
+          pattern,
+          matcher,
+          limit,
+          helper: options.shareWalks === false ? null : undefined,
+          respectIgnore,
+          signal: ctx.signal,
+          trail,
+          fresh: recalled.fresh,
+        });
+        index.remember(key, root.real, trail, listed);
       }
-      await mtimes.finish();
-      const top = newest(found, limit);
-      const shown = top.map((f) => join(root.requested, f.relDir, f.name));
-      const truncated = found.length > limit;
+      const shown = listed.top.map((rel) => join(root.requested, rel));
+      const { total } = listed;
+      const truncated = total > limit;
       const durationMs = Math.round(performance.now() - started);
-      const data: GlobResult = { filenames: shown, numFiles: found.length, truncated, durationMs };
-      if (found.length === 0) return { text: "No files found", data };
+      const data: GlobResult = { filenames: shown, numFiles: total, truncated, durationMs };
+      if (total === 0) return { text: "No files found", data };
       const note = truncated
-        ? `\n(Showing the ${limit} most recently modified of ${found.length} files: narrow the pattern or path to see the rest)`
+        ? `\n(Showing the ${limit} most recently modified of ${total} files: narrow the pattern or path to see the rest)`
         : "";
       return { text: shown.join("\n") + note, data };
     },
@@ -142,18 +139,79 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
 /** A match, with its mtime once loaded. */
 type Found = MtimeItem & { relDir: string };
 
-/** The `limit` newest entries, newest first (ties by path), without sorting all of them. */
-function newest<T extends { relDir: string; name: string; mtime: number }>(all: T[], limit: number): T[] {
+/** What a walk found: the newest paths (relative to the root) and how many matched. */
+interface Listed {
+  top: string[];
+  total: number;
+}
+
+/** Walks for the matches of `pattern` and lists the `limit` newest. */
+async function walk(
+  index: FileIndex,
+  root: string,
+  opts: Pick<SharedWalkOptions, "pattern" | "helper" | "respectIgnore" | "signal" | "trail" | "fresh"> & {
+    matcher: GlobMatcher;
+    limit: number;
+  },
+): Promise<Listed> {
+  const { pattern, matcher, limit, ...rest } = opts;
+  const found: Array<Found> = [];
+  const mtimes = new MtimeLoader();
+  const done = await sharedWalk(index, root, {
+    ...rest,
+    prefix: splitLiteralPrefix(pattern).prefix,
+    pattern,
+    statKept: true,
+    maxDepth: maxDepthOf(pattern),
+    match: matcher,
+    onFile(relDir, name, node, k, dir) {
+      const item: Found = { dir, relDir, name, node, k, mtime: NaN };
+      found.push(item);
+      mtimes.add(item);
+    },
+  }).catch((err) => {
+    mtimes.stop();
+    throw err;
+  });
+  if (!done) {
+    mtimes.stop();
+    throw opts.signal?.reason ?? new AbortedError("Glob was aborted");
+  }
+  await mtimes.finish();
+  return { top: newest(found, limit), total: found.length };
+}
+
+/** The paths of the `limit` newest entries, newest first (ties by path), without sorting all of them. */
+function newest(all: Found[], limit: number): string[] {
   let pool = all;
   if (all.length > limit * 4) {
-    const times = Float64Array.from(all, (f) => f.mtime).sort();
-    const cut = times[times.length - limit];
+    const cut = nthLargestMtime(all, limit);
     pool = all.filter((f) => f.mtime >= cut);
   }
   // each path is built once: many files share an mtime (npm unpacks every file with one date)
   const keyed = pool.map((f) => ({ f, m: f.mtime, key: f.relDir ? `${f.relDir}/${f.name}` : f.name }));
   keyed.sort((a, b) => b.m - a.m || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return keyed.slice(0, limit).map((k) => k.f);
+  return keyed.slice(0, limit).map((k) => k.key);
+}
+
+/** The `n`th largest mtime of `all` (n ≤ all.length): one pass with a min-heap of the `n` largest so far. */
+function nthLargestMtime(all: Found[], n: number): number {
+  const heap = Float64Array.from(all.slice(0, n), (f) => f.mtime).sort(); // sorted is a valid min-heap
+  for (let i = n; i < all.length; i++) {
+    const m = all[i].mtime;
+    if (!(m > heap[0])) continue;
+    let at = 0; // sift the new value down from the root
+    for (;;) {
+      const l = 2 * at + 1;
+      if (l >= n) break;
+      const c = l + 1 < n && heap[l + 1] < heap[l] ? l + 1 : l;
+      if (heap[c] >= m) break;
+      heap[at] = heap[c];
+      at = c;
+    }
+    heap[at] = m;
+  }
+  return heap[0];
 }
 
 /** How deep a pattern can reach (folders below the root), or Infinity for `**` and braces. */

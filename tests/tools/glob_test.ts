@@ -3,7 +3,7 @@ import { runTool } from "../../src/registry/run_tool.ts";
 import { ToolRegistry } from "../../src/registry/registry.ts";
 import { createGlobTool, type GlobResult } from "../../src/tools/glob.ts";
 import { sessionIndex } from "../../src/tools/_shared/search_options.ts";
-import type { Session } from "../../src/registry/session.ts";
+import { Session } from "../../src/registry/session.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 import { buildFixture, rawRg } from "./_search_fixture.ts";
 
@@ -90,6 +90,23 @@ Deno.test("Glob cuts at 100 paths and says so", async () => {
   assert.match(r.text, /Showing the 100 most recently modified of 105 files/);
 });
 
+Deno.test("Glob keeps the 100 newest of many matches, ties by path", async () => {
+  await using ws = await tempWorkspace();
+  const files: Array<{ rel: string; mtime: number }> = [];
+  for (let i = 0; i < 900; i++) {
+    const rel = `d${i % 3}/f${(i * 7919) % 1000}.txt`;
+    // a few hundred distinct seconds, so many files share one, some right at the cut
+    const mtime = 1_600_000_000 + ((i * 104_729) % 301);
+    await ws.write(rel, "x");
+    await Deno.utime(ws.path(rel), mtime, mtime);
+    files.push({ rel, mtime });
+  }
+  files.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const r = await glob(ws.session, { pattern: "**/*.txt" });
+  assert.equal(r.data.numFiles, 900);
+  assert.deepEqual(r.data.filenames, files.slice(0, 100).map((f) => ws.path(f.rel)));
+});
+
 Deno.test("Glob walks only from the pattern's literal prefix", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
@@ -130,6 +147,75 @@ Deno.test("Glob sees files created, deleted and renamed between calls", async ()
   assert.ok((await names()).includes("fresh/dir/new.ts"));
 });
 
+Deno.test("Glob answers a repeated call from memory only while every folder it read is unchanged", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  await Deno.mkdir(ws.path("src/empty/inner"), { recursive: true });
+  const index = sessionIndex(ws.session);
+  const names = async () =>
+    (await glob(ws.session, { pattern: "**/*.ts" })).data.filenames.map((f) => f.slice(ws.dir.length + 1))
+      .sort();
+  const truth = async () => {
+    const fresh = await glob(new Session({ roots: [ws.dir] }), { pattern: "**/*.ts" });
+    return fresh.data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
+  };
+  /** Past the racy window of what was just read, a call refreshes the memory and the next is answered from it. */
+  const settle = async () => {
+    await new Promise((r) => setTimeout(r, 60));
+    const refreshed = await names();
+    const recalled = index.recalled;
+    assert.deepEqual(await names(), refreshed);
+    assert.equal(index.recalled, recalled + 1, "answered from memory");
+  };
+  await settle();
+  const changes: Array<[string, () => Promise<unknown>]> = [
+    ["a file created in a nested folder", () => ws.write("src/lib/created.ts", "x")],
+    ["a file created in a folder that was empty", () => ws.write("src/empty/inner/late.ts", "x")],
+    ["a file deleted", () => Deno.remove(ws.path("src/lib/util.ts"))],
+    ["a file renamed across folders", () => Deno.rename(ws.path("src/app.ts"), ws.path("docs/deep/app.ts"))],
+    ["a folder renamed", () => Deno.rename(ws.path("src/a.b"), ws.path("src/ab"))],
+    ["a new folder tree", () => ws.write("fresh/dir/new.ts", "x")],
+    ["a nested .gitignore edited in place", async () => {
+      const f = await Deno.open(ws.path("src/lib/.gitignore"), { append: true });
+      await f.write(new TextEncoder().encode("util.test.ts\n"));
+      f.close();
+    }],
+    [
+      "the root .ignore edited in place",
+      () => Deno.writeTextFile(ws.path(".ignore"), "*.test.ts\nlate.ts\n"),
+    ],
+  ];
+  for (const [what, change] of changes) {
+    const before = await names();
+    await change();
+    const after = await names(); // at once: the change is seen although the memory holds the old answer
+    assert.deepEqual(after, await truth(), what);
+    assert.notDeepEqual(after, before, what);
+    await settle();
+  }
+});
+
+Deno.test("Glob's memory keeps answers apart by pattern, folder and ignore option", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  await new Promise((r) => setTimeout(r, 60));
+  const all = new ToolRegistry([createGlobTool({ respectGitignore: false })]);
+  for (let round = 0; round < 2; round++) {
+    const ts = await glob(ws.session, { pattern: "**/*.ts" });
+    const js = await glob(ws.session, { pattern: "**/*.js" });
+    const jsAll = await glob(ws.session, { pattern: "**/*.js" }, all);
+    const sub = await glob(ws.session, { pattern: "**/*.ts", path: ws.path("src") });
+    assert.ok(ts.data.filenames.every((f) => f.endsWith(".ts")) && ts.data.numFiles === 5);
+    assert.deepEqual(js.data.filenames, []);
+    assert.deepEqual(jsAll.data.filenames.sort(), [
+      ws.path("build/out.js"),
+      ws.path("node_modules/pkg/index.js"),
+    ]);
+    assert.deepEqual(sub.data.filenames, ts.data.filenames.filter((f) => f.startsWith(ws.path("src/"))));
+  }
+  assert.equal(sessionIndex(ws.session).recalled, 4);
+});
+
 Deno.test("Glob applies a .gitignore edited in place between calls", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
@@ -140,6 +226,21 @@ Deno.test("Glob applies a .gitignore edited in place between calls", async () =>
   f.close();
   const r = await glob(ws.session, { pattern: "**/*.md" });
   assert.deepEqual(r.data.filenames, [ws.path("README.md")]);
+});
+
+Deno.test("Glob applies the repository's .git/info/exclude edited in place between calls", async () => {
+  await using ws = await tempWorkspace();
+  await ws.write(".git/info/exclude", "*.tmp\n");
+  await ws.write("a.txt", "x");
+  await ws.write("sub/b.tmp", "x");
+  await new Promise((r) => setTimeout(r, 60));
+  const names = async () =>
+    (await glob(ws.session, { pattern: "**/*" })).data.filenames.map((f) => f.slice(ws.dir.length + 1))
+      .sort();
+  assert.deepEqual(await names(), ["a.txt"]);
+  assert.deepEqual(await names(), ["a.txt"]);
+  await Deno.writeTextFile(ws.path(".git/info/exclude"), "*.txt\n");
+  assert.deepEqual(await names(), ["sub/b.tmp"]);
 });
 
 Deno.test("Glob takes an absolute pattern and refuses paths outside the workspace", async () => {
@@ -193,6 +294,28 @@ Deno.test("Glob applies a change to an ignore file above the searched folder", a
   assert.deepEqual(await names(), ["sub/a.txt"]);
   await Deno.writeTextFile(ws.path(".ignore"), "*.txt\n");
   assert.deepEqual(await names(), ["sub/b.tmp"]);
+});
+
+Deno.test("Glob's memory outlives a change above the searched folder that leaves its ignore rules alone", async () => {
+  await using ws = await tempWorkspace();
+  await ws.write(".git/info/exclude", "*.tmp\n");
+  await ws.write("sub/a.txt", "x");
+  await ws.write("sub/b.tmp", "x");
+  await ws.write("sub/c.md", "x");
+  await new Promise((r) => setTimeout(r, 60));
+  const index = sessionIndex(ws.session);
+  const names = async () =>
+    (await glob(ws.session, { pattern: "*", path: ws.path("sub") })).data.filenames.map((f) =>
+      f.slice(ws.dir.length + 1)
+    ).sort();
+  assert.deepEqual(await names(), ["sub/a.txt", "sub/c.md"]);
+  await ws.write("unrelated.txt", "x"); // the folder above changes, its rules do not
+  await new Promise((r) => setTimeout(r, 60));
+  const recalled = index.recalled;
+  assert.deepEqual(await names(), ["sub/a.txt", "sub/c.md"]);
+  assert.equal(index.recalled, recalled + 1, "answered from memory");
+  await Deno.writeTextFile(ws.path(".git/info/exclude"), "*.md\n");
+  assert.deepEqual(await names(), ["sub/a.txt", "sub/b.tmp"]);
 });
 
 Deno.test("Glob's walk gives the event loop a turn, so an abort lands mid-walk", async () => {

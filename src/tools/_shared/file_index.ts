@@ -5,13 +5,19 @@
  * when both are older than the moment it was read (minus
  * {@link RACY_WINDOW_MS}, as file-system clocks are coarse); otherwise the
  * folder is read again. ctime, unlike mtime, cannot be set back by `touch` or
- * `tar` (Deno reports it in whole seconds, so it only backs mtime up). The
- * first walk needs no stat at all: a `readDir` per folder.
+ * `tar` (Deno reports it in whole seconds, so it only backs mtime up). Ignore
+ * files edited in place leave their folder alone, so they are statted too
+ * (with a repository's `.git/info/exclude`, when it exists). The first walk
+ * needs no stat at all: a `readDir` per folder.
  *
  * Not tracked: a file's own mtime after it was first statted (an in-place
  * edit keeps the folder's ctime), so Glob's newest-first order can lag for
  * files rewritten in place; files written by rename (editors, Paddock's
  * Write and Edit) do change the folder.
+ *
+ * A walk can also be remembered with what came of it ({@link FileIndex.remember}):
+ * the next time, one stat per folder it read shows whether the same walk
+ * would give the same result ({@link FileIndex.recall}), without walking.
  *
  * Walks never follow symlinks (as ripgrep), skip `.git`, and apply ignore
  * files (see `ignore.ts`) unless told not to.
@@ -28,6 +34,9 @@ export const WALK_SLICE_MS = 20;
 /** A folder changed less than this long before it was read is read again next time (ms). */
 export const RACY_WINDOW_MS = 50;
 
+/** Walk results a {@link FileIndex} remembers (the least recently used go first). */
+export const MEMO_LIMIT = 32;
+
 /** One cached folder. */
 export interface DirNode {
   /** When the folder was read (ms since the epoch, taken before reading). */
@@ -40,7 +49,7 @@ export interface DirNode {
   fileMtimes?: Float64Array;
   /** Whether the folder holds `.git` (the root of a repository). */
   readonly hasGit: boolean;
-  /** Ignore files present (`.gitignore`, `.ignore`, `.rgignore`). */
+  /** Ignore files present (`.gitignore`, `.ignore`, `.rgignore`, and `.git/info/exclude` in a repository's root). */
   readonly ignoreFiles: readonly string[];
   /** Rules without and with `.gitignore` (built on first use). */
   layers?: [IgnoreLayer[] | undefined, IgnoreLayer[] | undefined];
@@ -89,7 +98,39 @@ export interface WalkOptions {
   match?: { key?: string; test: (relDir: string, name: string) => boolean };
   /** Called for each file that is kept; return false to stop. */
   onFile: (relDir: string, name: string, node: DirNode, index: number, dir: string) => boolean | void;
+  /** Records every folder the walk reads, for {@link FileIndex.remember}. */
+  trail?: WalkTrail;
+  /** Listings revalidated earlier in the same call (by a failed {@link FileIndex.recall}): not statted again. */
+  fresh?: ReadonlySet<DirNode>;
 }
+
+/**
+ * The folders one walk read, in order, with the listings it used (undefined
+ * where a folder could not be read): pass it as {@link WalkOptions.trail}.
+ */
+export class WalkTrail {
+  /** Absolute folders. */
+  readonly dirs: string[] = [];
+  /** Their listings, as the walk used them. */
+  readonly nodes: Array<DirNode | undefined> = [];
+  /** The ignore rules from above the root that the walk applied. */
+  above: object | undefined;
+
+  /** Notes one folder. */
+  add(dir: string, node: DirNode | undefined): void {
+    this.dirs.push(dir);
+    this.nodes.push(node);
+  }
+}
+
+/** What {@link FileIndex.recall} found. */
+export type Recalled<T> =
+  | { hit: true; value: T }
+  | {
+    hit: false;
+    /** The listings it revalidated before it found a change: pass as {@link WalkOptions.fresh}. */
+    fresh: ReadonlySet<DirNode>;
+  };
 
 /**
  * Folder listings cached across walks.
@@ -110,11 +151,13 @@ export class FileIndex {
   #nodes = new Map<string, DirNode>();
   /** Folders read (not served from cache) since creation, for tests and benchmarks. */
   reads = 0;
+  /** Calls {@link recall} answered from memory, for tests and benchmarks. */
+  recalled = 0;
 
-  /** The listing of `dir`, revalidated; undefined when it cannot be read. */
-  node(dir: string): DirNode | undefined {
+  /** The listing of `dir`, revalidated (unless in `fresh`); undefined when it cannot be read. */
+  node(dir: string, fresh?: ReadonlySet<DirNode>): DirNode | undefined {
     const cached = this.#nodes.get(dir);
-    if (cached && unchanged(dir, cached)) return cached;
+    if (cached && (fresh?.has(cached) || unchanged(dir, cached))) return cached;
     const node = readNode(dir);
     this.reads++;
     if (node) this.#nodes.set(dir, node);
@@ -199,9 +242,12 @@ export class FileIndex {
   startFrame(root: string, options: WalkOptions): WalkFrame | undefined {
     const respect = options.respectIgnore ?? true;
     const up = respect ? this.#ancestors(root) : { chain: [], inGit: false };
+    const { trail, fresh } = options;
+    if (trail && respect) trail.above = up;
     let start: WalkFrame = { dir: root, rel: "", chain: up.chain, inGit: up.inGit, depth: 0 };
     for (const seg of options.prefix ? options.prefix.split("/").filter((s) => s && s !== ".") : []) {
-      const node = this.node(start.dir);
+      const node = this.node(start.dir, fresh);
+      trail?.add(start.dir, node);
       if (!node || !node.dirs.includes(seg) || seg === ".git") return undefined;
       const f = this.#enter(start, node, respect);
       const abs = join(start.dir, seg);
@@ -216,7 +262,8 @@ export class FileIndex {
    * pushes the subfolders to walk onto `next`. False when `onFile` said stop.
    */
   visit(root: string, frame: WalkFrame, options: WalkOptions, next: WalkFrame[]): boolean {
-    const node = this.node(frame.dir);
+    const node = this.node(frame.dir, options.fresh);
+    options.trail?.add(frame.dir, node);
     if (!node) return true;
     const respect = options.respectIgnore ?? true;
     const { match, fileOverride: override, onFile, skipDir } = options;
@@ -275,6 +322,49 @@ export class FileIndex {
     this.reads++;
   }
 
+  #memos = new Map<string, { trail: WalkTrail; value: unknown }>();
+
+  /**
+   * Remembers `value`, what came of a walk of `root` that recorded `trail`,
+   * under `key` (which must name everything else the value depends on). Give
+   * only the trail of a walk that ran to its end.
+   */
+  remember(key: string, root: string, trail: WalkTrail, value: unknown): void {
+    const k = `${root}\0${key}`;
+    this.#memos.delete(k);
+    this.#memos.set(k, { trail, value });
+    if (this.#memos.size > MEMO_LIMIT) this.#memos.delete(this.#memos.keys().next().value!);
+  }
+
+  /**
+   * The value remembered under `key` for `root`, when every folder its walk
+   * read (and the ignore files above the root) is unchanged: one stat each,
+   * and then the same walk would read the same listings, so it would come to
+   * the same result. Otherwise the listings found unchanged so far, for the
+   * walk that must run instead.
+   */
+  recall<T>(key: string, root: string): Recalled<T> {
+    const k = `${root}\0${key}`;
+    const memo = this.#memos.get(k);
+    const fresh = new Set<DirNode>();
+    if (!memo) return { hit: false, fresh };
+    const { dirs, nodes, above } = memo.trail;
+    let same = above === undefined || this.#ancestors(root) === above;
+    for (let i = 0; same && i < dirs.length; i++) {
+      const node = this.node(dirs[i]);
+      if (node !== nodes[i]) same = false;
+      else if (node) fresh.add(node);
+    }
+    if (!same) {
+      this.#memos.delete(k);
+      return { hit: false, fresh };
+    }
+    this.#memos.delete(k); // most recently used last
+    this.#memos.set(k, memo);
+    this.recalled++;
+    return { hit: true, value: memo.value as T };
+  }
+
   #lastKey?: { key: string; respect: boolean; root: string; value: string };
 
   /** The match-cache key of a walk: the same string object folder after folder, so its hash is kept. */
@@ -295,6 +385,12 @@ export class FileIndex {
       if (cached.watch.every((p) => changeTime(p) < limit)) return cached;
     }
     const fresh = ancestorLayers(root);
+    if (cached && cached.source === fresh.source) {
+      // a folder above changed, not its rules (another project appeared in ~): the same object, so memories hold
+      cached.readAt = fresh.readAt;
+      cached.watch = fresh.watch;
+      return cached;
+    }
     this.#above.set(root, fresh);
     return fresh;
   }
@@ -344,8 +440,13 @@ function readNode(dir: string): DirNode | undefined {
   } catch {
     return undefined;
   }
+  // a repository's own exclude file is watched like the ignore files (when it is there to watch)
+  if (hasGit && dirs.includes(".git") && exists(join(dir, GIT_EXCLUDE))) ignoreFiles.push(GIT_EXCLUDE);
   return { readAt, files, dirs, hasGit, ignoreFiles };
 }
+
+/** A repository's exclude file, relative to its root. */
+const GIT_EXCLUDE = ".git/info/exclude";
 
 /** Whether the folder (and its ignore files) changed since the node was read. */
 function unchanged(dir: string, node: DirNode): boolean {
@@ -380,13 +481,29 @@ function buildLayers(
   inGit: boolean,
   hasGit: boolean,
 ): IgnoreLayer[] {
+  return layersFrom(dir, layerTexts(dir, present, inGit, hasGit));
+}
+
+/** The texts of one folder's ignore files that apply: git's and the others'. */
+function layerTexts(
+  dir: string,
+  present: readonly string[],
+  inGit: boolean,
+  hasGit: boolean,
+): { git: string[]; plain: string[] } {
   const git: string[] = [];
   if (inGit && hasGit) git.push(readText(join(dir, ".git", "info", "exclude")));
   if (inGit && present.includes(".gitignore")) git.push(readText(join(dir, ".gitignore")));
   const plain = [".ignore", ".rgignore"].filter((n) => present.includes(n)).map((n) =>
     readText(join(dir, n))
   );
-  return [ignoreLayer(dir, git, { git: true }), ignoreLayer(dir, plain)].filter((l) => l.rules.length > 0);
+  return { git, plain };
+}
+
+function layersFrom(dir: string, texts: { git: string[]; plain: string[] }): IgnoreLayer[] {
+  return [ignoreLayer(dir, texts.git, { git: true }), ignoreLayer(dir, texts.plain)].filter((l) =>
+    l.rules.length > 0
+  );
 }
 
 function readText(path: string): string {
@@ -408,6 +525,8 @@ interface Ancestors {
   readAt: number;
   /** The folders and ignore files whose change invalidates this. */
   watch: string[];
+  /** What the rules were made from (folders, git roots, file texts): equal means equal rules. */
+  source: string;
 }
 
 function ancestorLayers(root: string): Ancestors {
@@ -420,15 +539,21 @@ function ancestorLayers(root: string): Ancestors {
   let inGit = false;
   let chain: IgnoreLayer[] = [];
   const watch = [...dirs];
+  const source: string[] = [];
   for (const d of dirs) {
     const hasGit = exists(join(d, ".git"));
     if (hasGit) chain = chain.filter((l) => !l.git);
     inGit ||= hasGit;
     const present = IGNORE_FILES.filter((n) => exists(join(d, n)));
     watch.push(...present.map((n) => join(d, n)));
-    if (present.length > 0 || hasGit) chain.push(...buildLayers(d, present, inGit, hasGit));
+    const exclude = join(d, ".git", "info", "exclude");
+    if (inGit && hasGit && exists(exclude)) watch.push(exclude);
+    if (present.length === 0 && !hasGit) continue;
+    const texts = layerTexts(d, present, inGit, hasGit);
+    source.push(d, String(hasGit), ...present, ...texts.git, ...texts.plain);
+    chain.push(...layersFrom(d, texts));
   }
-  return { chain, inGit, readAt, watch };
+  return { chain, inGit, readAt, watch, source: source.join("\0") };
 }
 
 function exists(path: string): boolean {

@@ -72,7 +72,7 @@ export interface WalkedFolder {
 /** What the helper posts. */
 export type WalkReply =
   | { type: "ready" }
-  | { type: "part"; id: number; i: number; folders: WalkedFolder[] }
+  | { type: "part"; id: number; i: number; folders: WalkedFolder[]; unreadable: string[] }
   | { type: "error"; id: number; message: string }
   | { type: "end"; id: number };
 
@@ -97,6 +97,8 @@ export interface SharedWalkState {
   index: FileIndex;
   /** The walk's `onFile`. */
   onFile: WalkOptions["onFile"];
+  /** The walk's trail, if it keeps one. */
+  trail?: WalkOptions["trail"];
   /** Subtrees the helper reported. */
   reported: Set<number>;
   /** Called when a part or the end arrives. */
@@ -242,7 +244,7 @@ export class WalkHelper {
     if (!job) return;
     if (m.type === "part") {
       this.foldersWalked += m.folders.length;
-      adopt(job, m.folders);
+      adopt(job, m.folders, m.unreadable);
       job.reported.add(m.i);
     } else job.ended = true; // "end", or "error": what was not reported is walked on the main thread
     job.wake?.();
@@ -264,7 +266,8 @@ export class WalkHelper {
 }
 
 /** Puts the helper's folders into the index and hands their kept files on. */
-function adopt(job: SharedWalkState, folders: WalkedFolder[]): void {
+function adopt(job: SharedWalkState, folders: WalkedFolder[], unreadable: string[]): void {
+  for (const dir of unreadable) job.trail?.add(dir, undefined);
   for (const f of folders) {
     const node: DirNode = {
       readAt: f.readAt,
@@ -275,6 +278,7 @@ function adopt(job: SharedWalkState, folders: WalkedFolder[]): void {
       fileMtimes: f.mtimes,
     };
     job.index.adopt(f.dir, node);
+    job.trail?.add(f.dir, node);
     for (const k of f.hits) job.onFile(f.rel, f.files[k], node, k, f.dir);
   }
 }
@@ -334,7 +338,7 @@ export async function sharedWalk(
   const id = helper.nextId();
   const claimsBuffer = new SharedArrayBuffer(8);
   const claims = new Int32Array(claimsBuffer);
-  const job: SharedWalkState = { index, onFile, reported: new Set(), ended: false };
+  const job: SharedWalkState = { index, onFile, trail: options.trail, reported: new Set(), ended: false };
   helper.post(id, job, {
     kind: "walk",
     id,

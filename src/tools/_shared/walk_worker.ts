@@ -32,6 +32,7 @@ function walkJob(job: WalkJob): void {
     const i = Atomics.add(claims, 0, 1);
     if (i >= job.frames.length) return;
     const folders: WalkedFolder[] = [];
+    const unreadable: string[] = [];
     const stack: WalkFrame[] = [job.frames[i]];
     let visited = 0;
     while (stack.length) {
@@ -45,7 +46,10 @@ function walkJob(job: WalkJob): void {
         onFile: (_relDir, _name, _node, k) => void hits.push(k),
       }, stack);
       const node = index.peek(frame.dir);
-      if (!node) continue;
+      if (!node) {
+        unreadable.push(frame.dir);
+        continue;
+      }
       for (const k of hits) index.fileMtime(frame.dir, node, k);
       folders.push({
         dir: frame.dir,
@@ -59,6 +63,6 @@ function walkJob(job: WalkJob): void {
         mtimes: node.fileMtimes,
       });
     }
-    port.postMessage({ type: "part", id: job.id, i, folders } satisfies WalkReply);
+    port.postMessage({ type: "part", id: job.id, i, folders, unreadable } satisfies WalkReply);
   }
 }

@@ -4,7 +4,8 @@ import { runTool } from "../../../src/registry/run_tool.ts";
 import { ToolRegistry } from "../../../src/registry/registry.ts";
 import { Session } from "../../../src/registry/session.ts";
 import { createGlobTool, type GlobResult } from "../../../src/tools/glob.ts";
-import { FileIndex } from "../../../src/tools/_shared/file_index.ts";
+import { FileIndex, WalkTrail } from "../../../src/tools/_shared/file_index.ts";
+import { sessionIndex } from "../../../src/tools/_shared/search_options.ts";
 import {
   searchWorkerFiles,
   sharedWalk,
@@ -119,6 +120,73 @@ Deno.test("After a shared first walk the warm index is never stale", async () =>
     const fresh = await glob(root, "**/*.ts", solo);
     assert.deepEqual(warm.filenames, fresh.filenames);
     assert.equal(warm.numFiles, first.numFiles + 30 - 30 - 3); // +new, -removed, renamed stays, p5's a2.ts ×3 ignored
+  } finally {
+    await stopWalkHelper();
+  }
+});
+
+Deno.test("Glob's memory of a shared first walk covers the folders the helper read", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  const helper = startWalkHelper()!;
+  try {
+    await helper.whenReady;
+    await new Promise((r) => setTimeout(r, 60)); // past the racy window: the listings are trusted
+    let session = new Session({ roots: [root] });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      session = new Session({ roots: [root] });
+      const before = helper.foldersWalked;
+      await glob(root, "**/*.ts", shared, session);
+      if (helper.foldersWalked > before) break;
+    }
+    const index = sessionIndex(session);
+    const answer = async () => (await glob(root, "**/*.ts", shared, session)).filenames;
+    const truth = async () => (await glob(root, "**/*.ts", solo)).filenames;
+    // one folder at a time, all over the tree: whichever thread read it, a change there is seen at once
+    for (let p = 0; p < 90; p += 9) {
+      await new Promise((r) => setTimeout(r, 60));
+      await answer(); // refreshes the memory past the last change
+      const recalled = index.recalled;
+      const before = await answer();
+      assert.equal(index.recalled, recalled + 1, "answered from memory");
+      await ws.write(`tree/p${p}/m${p % 3}/late.ts`, "x");
+      const after = await answer();
+      assert.deepEqual(after, await truth(), `p${p}`);
+      assert.equal(after.length, before.length + 1);
+    }
+  } finally {
+    await stopWalkHelper();
+  }
+});
+
+Deno.test("The trail of a shared walk names every folder it read, on either thread", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  const helper = startWalkHelper()!;
+  try {
+    await helper.whenReady;
+    const trails: WalkTrail[] = [];
+    for (const share of [false, true]) {
+      const trail = new WalkTrail();
+      const before = helper.foldersWalked;
+      await sharedWalk(new FileIndex(), root, {
+        pattern: "**/*.ts",
+        match: { test: (_relDir, name) => name.endsWith(".ts") },
+        helper: share ? helper : null,
+        trail,
+        onFile() {
+          if (!share) return;
+          const until = performance.now() + 0.2; // a slow main thread leaves subtrees to the helper
+          while (performance.now() < until);
+        },
+      });
+      assert.equal(helper.foldersWalked > before, share);
+      trails.push(trail);
+    }
+    const [solo, both] = trails;
+    assert.deepEqual([...both.dirs].sort(), [...solo.dirs].sort());
+    assert.equal(new Set(both.dirs).size, both.dirs.length);
+    assert.ok(both.nodes.every((n) => n !== undefined));
   } finally {
     await stopWalkHelper();
   }
