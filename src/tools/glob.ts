@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { AbortedError, InvalidInputError } from "../errors.ts";
 import { defineTool, type Tool } from "../registry/define_tool.ts";
@@ -122,7 +122,9 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
         });
         index.remember(key, root.real, trail, listed);
       }
-      const shown = listed.top.map((rel) => join(root.requested, rel));
+      // `requested` is resolved (no "." or "..", no trailing "/" but at the root), so a plain join is enough
+      const dir = root.requested.endsWith("/") ? root.requested : `${root.requested}/`;
+      const shown = listed.top.map((rel) => dir + rel);
       const { total } = listed;
       const truncated = total > limit;
       const durationMs = Math.round(performance.now() - started);

@@ -34,6 +34,9 @@ export const WALK_SLICE_MS = 20;
 /** A folder changed less than this long before it was read is read again next time (ms). */
 export const RACY_WINDOW_MS = 50;
 
+/** Patterns whose matches a folder's listing keeps (the oldest go first). */
+export const MATCHES_KEPT = 8;
+
 /** Walk results a {@link FileIndex} remembers (the least recently used go first). */
 export const MEMO_LIMIT = 32;
 
@@ -55,8 +58,28 @@ export interface DirNode {
   layers?: [IgnoreLayer[] | undefined, IgnoreLayer[] | undefined];
   /** Files that passed a keyed match, per key, with the folder's path from the walk's root and the ignore chain they were checked against. */
   matches?: Map<string, { rel: string; chain: readonly IgnoreLayer[]; hits: Uint32Array }>;
-  /** Subfolders that passed the ignore rules, with the chain they were checked against. */
-  kept?: { chain: readonly IgnoreLayer[]; dirs: readonly string[] };
+  /** The subfolders a walk goes on to (made on first use for a chain and a path from the root). */
+  kids?: Kids;
+  /** The ignore chain and repository flag inside the folder, for the chain it was entered with. */
+  entered?: { from: readonly IgnoreLayer[]; inGit: boolean; chain: IgnoreLayer[]; innerGit: boolean };
+}
+
+/**
+ * A folder's subfolders to walk (ignore rules applied, `.git` left out) with
+ * their absolute and relative paths: the same strings walk after walk, so
+ * looking them up costs no hashing.
+ */
+export interface Kids {
+  /** The chain the rules were applied with (undefined: none applied). */
+  readonly chain: readonly IgnoreLayer[] | undefined;
+  /** The folder's path from the walk's root. */
+  readonly rel: string;
+  /** Subfolder names. */
+  readonly names: readonly string[];
+  /** Their absolute paths. */
+  readonly abs: readonly string[];
+  /** Their paths from the walk's root. */
+  readonly rels: readonly string[];
 }
 
 /** Where a walk stands on entering a folder. */
@@ -291,24 +314,25 @@ export class FileIndex {
       }
       if (key !== undefined) {
         const kept = hits.length ? Uint32Array.from(hits) : NO_HITS;
-        (node.matches ??= new Map()).set(key, { rel: frame.rel, chain: f.chain, hits: kept });
+        const matches = node.matches ??= new Map();
+        if (matches.size >= MATCHES_KEPT) matches.delete(matches.keys().next().value!);
+        matches.set(key, { rel: frame.rel, chain: f.chain, hits: kept });
       }
     }
     if (frame.depth >= (options.maxDepth ?? Infinity)) return true;
-    let dirs = node.dirs;
-    if (checks) {
-      if (node.kept && sameChain(node.kept.chain, f.chain)) dirs = node.kept.dirs;
-      else {
-        dirs = dirs.filter((name) => !isIgnored(f.chain, `${frame.dir}/${name}`, name, true));
-        node.kept = { chain: f.chain, dirs };
-      }
+    const chain = checks ? f.chain : undefined;
+    let kids = node.kids;
+    if (
+      !kids || kids.rel !== frame.rel ||
+      !(kids.chain === chain || (chain && kids.chain && sameChain(kids.chain, chain)))
+    ) {
+      kids = node.kids = kidsOf(frame, node.dirs, chain);
     }
-    for (const name of dirs) {
-      if (name === ".git") continue;
-      const abs = `${frame.dir}/${name}`;
-      const rel = frame.rel ? `${frame.rel}/${name}` : name;
-      if (skipDir?.(rel, name)) continue;
-      next.push({ dir: abs, rel, chain: f.chain, inGit: f.inGit, depth: frame.depth + 1 });
+    const { names, abs, rels } = kids;
+    const depth = frame.depth + 1;
+    for (let i = 0; i < names.length; i++) {
+      if (skipDir?.(rels[i], names[i])) continue;
+      next.push({ dir: abs[i], rel: rels[i], chain: f.chain, inGit: f.inGit, depth });
     }
     return true;
   }
@@ -400,21 +424,41 @@ export class FileIndex {
     inGit: boolean;
   } {
     if (!respect) return frame;
+    // the same chain object walk after walk, so the caches keyed by it compare in one step
+    const e = node.entered;
+    if (e && e.from === frame.chain && e.inGit === frame.inGit) return { chain: e.chain, inGit: e.innerGit };
     let chain = frame.chain;
     // a repository root: the .gitignore files above it stop applying (as in rg)
     if (node.hasGit && chain.some((l) => l.git)) chain = chain.filter((l) => !l.git);
     const inGit = frame.inGit || node.hasGit;
     const layers = layersOf(frame.dir, node, inGit);
-    return { chain: layers.length ? [...chain, ...layers] : chain, inGit };
+    if (layers.length) chain = [...chain, ...layers];
+    node.entered = { from: frame.chain, inGit: frame.inGit, chain, innerGit: inGit };
+    return { chain, inGit };
   }
 }
 
 const NO_HITS = new Uint32Array(0);
 
 function sameChain(a: readonly IgnoreLayer[], b: readonly IgnoreLayer[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** The subfolders a walk in `frame` goes on to, with the `chain`'s rules applied (if given). */
+function kidsOf(frame: WalkFrame, dirs: readonly string[], chain: IgnoreLayer[] | undefined): Kids {
+  const names = dirs.filter((name) =>
+    name !== ".git" && !(chain && isIgnored(chain, `${frame.dir}/${name}`, name, true))
+  );
+  return {
+    chain,
+    rel: frame.rel,
+    names,
+    abs: names.map((name) => `${frame.dir}/${name}`),
+    rels: names.map((name) => frame.rel ? `${frame.rel}/${name}` : name),
+  };
 }
 
 function readNode(dir: string): DirNode | undefined {
