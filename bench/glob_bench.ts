@@ -5,7 +5,9 @@
  * first" uses a new session each time (cold index, warm OS cache) with the
  * walk helper thread started beforehand, as `createRuntime` does; "Glob
  * first, one thread" without it; "Glob warm" repeats a call in one session,
- * as an agent's tenth call would.
+ * as an agent's tenth call would (answered from the index's memory after a
+ * stat per folder); "Glob warm, new pattern" asks the warm index something it
+ * was not asked before (the same files, by a pattern it has not seen).
  *
  * `deno bench -A bench/glob_bench.ts` (build the corpus first with `deno run -A bench/corpus.ts`)
  */
@@ -18,7 +20,7 @@ import { locateRipgrep } from "../src/tools/_shared/ripgrep.ts";
 import { createGlobTool } from "../src/tools/glob.ts";
 import { startWalkHelper } from "../src/tools/_shared/walk_helper.ts";
 import { ensureCorpus } from "./corpus.ts";
-import { findArgs, GLOB_CASES } from "./search_cases.ts";
+import { findArgs, GLOB_CASES, unseenVariant } from "./search_cases.ts";
 
 const corpus = await ensureCorpus();
 const RG = locateRipgrep();
@@ -91,5 +93,12 @@ for (const k of GLOB_CASES) {
     group: c.group,
     ...opts,
     fn: async () => await glob(warm, c.root, c.pattern),
+  });
+  let unseen = 0;
+  Deno.bench({
+    name: `Glob warm, new pattern ${c.group}`,
+    group: c.group,
+    ...opts,
+    fn: async () => await glob(warm, c.root, unseenVariant(c.pattern, unseen++)),
   });
 }

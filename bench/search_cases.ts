@@ -93,6 +93,16 @@ export const GLOB_CASES: readonly GlobCase[] = [
   { group: "200k **/*.ts", root: "gen", pattern: "**/*.ts", fd: ["--extension", "ts"], findName: "*.ts" },
 ];
 
+/**
+ * A pattern that finds the same files as `pattern` but that a session has not
+ * seen (`n` makes it new): its last segment gains a brace alternative that
+ * names nothing. It measures a warm index answering a new question.
+ */
+export function unseenVariant(pattern: string, n: number): string {
+  const cut = pattern.lastIndexOf("/") + 1;
+  return `${pattern.slice(0, cut)}{${pattern.slice(cut)},paddock-unseen-${n}}`;
+}
+
 /** `find` arguments for a Glob case from `start`, pruning `node_modules` and `.git`; `print` is the action. */
 export function findArgs(start: string, c: GlobCase, print: string[] = ["-print"]): string[] {
   return [start, "(", "-name", "node_modules", "-o", "-name", ".git", ")", "-prune", "-o", "-type", "f"]

@@ -17,7 +17,7 @@ import { createGlobTool } from "../src/tools/glob.ts";
 import { createGrepTool } from "../src/tools/grep.ts";
 import { startWalkHelper, stopWalkHelper } from "../src/tools/_shared/walk_helper.ts";
 import { ensureCorpus } from "./corpus.ts";
-import { findArgs, GLOB_CASES, GREP_CASES, grepQueryOf } from "./search_cases.ts";
+import { findArgs, GLOB_CASES, GREP_CASES, grepQueryOf, unseenVariant } from "./search_cases.ts";
 
 const rounds = Number(Deno.args[0] ?? 9);
 const only = Deno.args[1];
@@ -153,7 +153,7 @@ if (only !== "grep") {
   const registry = new ToolRegistry([createGlobTool()]);
   const solo = new ToolRegistry([createGlobTool({ shareWalks: false })]);
   console.log(
-    "\n| Glob group | rg --files | fd | find | find + mtimes | Glob first | first / fastest walker | first, one thread | Glob warm | first / warm |\n|---|---|---|---|---|---|---|---|---|---|",
+    "\n| Glob group | rg --files | fd | find | find + mtimes | Glob first | first / fastest walker | first, one thread | warm, same call | first / warm | warm, new pattern | first / new |\n|---|---|---|---|---|---|---|---|---|---|---|---|",
   );
   for (const c of GLOB_CASES) {
     const root = c.root === "gen" ? corpus.gen : corpus.repo;
@@ -161,6 +161,7 @@ if (only !== "grep") {
     const start = prefix ? join(root, prefix) : root;
     const warm = new Session({ roots: [root] });
     const input = { pattern: c.pattern, path: root };
+    let unseen = 0;
     const fns: Record<string, Fn> = {
       rg: () =>
         spawn(RG, ["--files", "--hidden", "--no-config", "-g", "!.git", "-g", `/${rest}`, start], root),
@@ -169,6 +170,7 @@ if (only !== "grep") {
       first: () => call(registry, "Glob", input, new Session({ roots: [root] })),
       solo: () => call(solo, "Glob", input, new Session({ roots: [root] })),
       warm: () => call(registry, "Glob", input, warm),
+      unseen: () => call(registry, "Glob", { ...input, pattern: unseenVariant(c.pattern, unseen++) }, warm),
     };
     if (FD) {
       fns.fd = () => spawn(FD, ["--type", "f", "--hidden", "--exclude", ".git", ...c.fd, ".", start], root);
@@ -186,7 +188,9 @@ if (only !== "grep") {
     console.log(
       `| ${row.join(" | ")} | ${(m.first / fastest).toFixed(2)}× | ${fmt(m.solo)} (${
         (m.solo / fastest).toFixed(2)
-      }×) | ${fmt(m.warm)} | ${(m.first / m.warm).toFixed(1)}× |`,
+      }×) | ${fmt(m.warm)} | ${(m.first / m.warm).toFixed(1)}× | ${fmt(m.unseen)} | ${
+        (m.first / m.unseen).toFixed(1)
+      }× |`,
     );
   }
 }

@@ -71,6 +71,23 @@ Deno.test("Glob matches what rg --files lists for the same glob", async () => {
   }
 });
 
+Deno.test("Glob applies anchored ignore rules to paths, as rg does", async () => {
+  await using ws = await tempWorkspace();
+  await Deno.mkdir(ws.path(".git"));
+  await ws.write(".gitignore", "*.log\n"); // no negation anywhere: the walk's fast path
+  await ws.write("docs/.gitignore", "/top.md\ndeep/nested/gone.md\n");
+  for (
+    const f of ["top.md", "docs/top.md", "docs/deep/top.md", "docs/deep/nested/gone.md", "docs/deep/gone.md"]
+  ) {
+    await ws.write(f, "x");
+  }
+  const r = await glob(ws.session, { pattern: "**/*.md" });
+  const mine = r.data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
+  const listed = await rawRg(ws.dir, ["--files", "--hidden", "-g", "!.git"]); // (-g would override the rules)
+  assert.deepEqual(mine, listed.filter((f) => f.endsWith(".md")).sort());
+  assert.deepEqual(mine, ["docs/deep/gone.md", "docs/deep/top.md", "top.md"]);
+});
+
 Deno.test("Glob respects the respectGitignore option", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);

@@ -26,7 +26,7 @@
  */
 import { dirname, join } from "node:path";
 import { setImmediate } from "node:timers";
-import { IGNORE_FILES, type IgnoreLayer, ignoreLayer, isIgnored } from "./ignore.ts";
+import { IGNORE_FILES, type IgnoreLayer, ignoreLayer, isIgnored, readsPath } from "./ignore.ts";
 
 /** Work done by {@link FileIndex.walkAsync} between turns of the event loop (ms). */
 export const WALK_SLICE_MS = 20;
@@ -57,11 +57,15 @@ export interface DirNode {
   /** Rules without and with `.gitignore` (built on first use). */
   layers?: [IgnoreLayer[] | undefined, IgnoreLayer[] | undefined];
   /** Files that passed a keyed match, per key, with the folder's path from the walk's root and the ignore chain they were checked against. */
-  matches?: Map<string, { rel: string; chain: readonly IgnoreLayer[]; hits: Uint32Array }>;
+  matches?: Map<string, { rel: string; chain: readonly IgnoreLayer[]; hits: readonly number[] }>;
   /** The subfolders a walk goes on to (made on first use for a chain and a path from the root). */
   kids?: Kids;
   /** The ignore chain and repository flag inside the folder, for the chain it was entered with. */
-  entered?: { from: readonly IgnoreLayer[]; inGit: boolean; chain: IgnoreLayer[]; innerGit: boolean };
+  entered?: {
+    from: readonly IgnoreLayer[];
+    fromGit: boolean;
+    inside: { chain: IgnoreLayer[]; inGit: boolean };
+  };
 }
 
 /**
@@ -302,18 +306,24 @@ export class FileIndex {
       }
     } else {
       const hits: number[] = [];
+      const withPath = checks && readsPath(f.chain, false);
       for (let i = 0; i < files.length; i++) {
         const name = files[i];
         const decided = override?.(frame.rel ? `${frame.rel}/${name}` : name, name);
         if (decided === false) continue;
         // the match first: it is cheaper than the ignore rules and rejects most files
         if (match && !match.test(frame.rel, name)) continue;
-        if (decided !== true && checks && isIgnored(f.chain, `${frame.dir}/${name}`, name, false)) continue;
+        if (
+          decided !== true && checks &&
+          isIgnored(f.chain, withPath ? `${frame.dir}/${name}` : "", name, false)
+        ) {
+          continue;
+        }
         hits.push(i);
         if (onFile(frame.rel, name, node, i, frame.dir) === false) return false;
       }
       if (key !== undefined) {
-        const kept = hits.length ? Uint32Array.from(hits) : NO_HITS;
+        const kept = hits.length ? hits : NO_HITS;
         const matches = node.matches ??= new Map();
         if (matches.size >= MATCHES_KEPT) matches.delete(matches.keys().next().value!);
         matches.set(key, { rel: frame.rel, chain: f.chain, hits: kept });
@@ -426,19 +436,19 @@ export class FileIndex {
     if (!respect) return frame;
     // the same chain object walk after walk, so the caches keyed by it compare in one step
     const e = node.entered;
-    if (e && e.from === frame.chain && e.inGit === frame.inGit) return { chain: e.chain, inGit: e.innerGit };
+    if (e && e.from === frame.chain && e.fromGit === frame.inGit) return e.inside;
     let chain = frame.chain;
     // a repository root: the .gitignore files above it stop applying (as in rg)
     if (node.hasGit && chain.some((l) => l.git)) chain = chain.filter((l) => !l.git);
     const inGit = frame.inGit || node.hasGit;
     const layers = layersOf(frame.dir, node, inGit);
     if (layers.length) chain = [...chain, ...layers];
-    node.entered = { from: frame.chain, inGit: frame.inGit, chain, innerGit: inGit };
-    return { chain, inGit };
+    node.entered = { from: frame.chain, fromGit: frame.inGit, inside: { chain, inGit } };
+    return node.entered.inside;
   }
 }
 
-const NO_HITS = new Uint32Array(0);
+const NO_HITS: readonly number[] = [];
 
 function sameChain(a: readonly IgnoreLayer[], b: readonly IgnoreLayer[]): boolean {
   if (a === b) return true;

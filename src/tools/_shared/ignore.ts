@@ -111,6 +111,14 @@ function fastOf(rules: readonly Rule[]): IgnoreLayer["fast"] {
 }
 
 /**
+ * Whether {@link isIgnored} reads its `abs` argument for a file (or folder)
+ * under `chain`: when not, a walk need not build the path.
+ */
+export function readsPath(chain: readonly IgnoreLayer[], isDir: boolean): boolean {
+  return chain.some((l) => !l.fast || (isDir ? l.fast.dirRel : l.fast.fileRel) !== undefined);
+}
+
+/**
  * Whether `abs` (named `name`) is ignored by a chain of layers, shallowest
  * first. A path the chain says nothing about is not ignored.
  */
