@@ -40,6 +40,13 @@ export const MATCHES_KEPT = 8;
 /** Walk results a {@link FileIndex} remembers (the least recently used go first). */
 export const MEMO_LIMIT = 32;
 
+/**
+ * Folders the remembered walks may name in all: a memory holds the listings
+ * its walk read until it is dropped, even those the index has since replaced,
+ * so this keeps that to about one big tree's worth.
+ */
+export const MEMO_FOLDERS = 100_000;
+
 /** One cached folder. */
 export interface DirNode {
   /** When the folder was read (ms since the epoch, taken before reading). */
@@ -176,10 +183,21 @@ export type Recalled<T> =
  */
 export class FileIndex {
   #nodes = new Map<string, DirNode>();
+  #memoLimit: number;
+  #memoFoldersLimit: number;
   /** Folders read (not served from cache) since creation, for tests and benchmarks. */
   reads = 0;
   /** Calls {@link recall} answered from memory, for tests and benchmarks. */
   recalled = 0;
+
+  /**
+   * `memos`: walk results remembered at most (default {@link MEMO_LIMIT});
+   * `memoFolders`: folders their walks may name in all (default {@link MEMO_FOLDERS}).
+   */
+  constructor(options: { memos?: number; memoFolders?: number } = {}) {
+    this.#memoLimit = options.memos ?? MEMO_LIMIT;
+    this.#memoFoldersLimit = options.memoFolders ?? MEMO_FOLDERS;
+  }
 
   /** The listing of `dir`, revalidated (unless in `fresh`); undefined when it cannot be read. */
   node(dir: string, fresh?: ReadonlySet<DirNode>): DirNode | undefined {
@@ -357,6 +375,7 @@ export class FileIndex {
   }
 
   #memos = new Map<string, { trail: WalkTrail; value: unknown }>();
+  #memoFolders = 0;
 
   /**
    * Remembers `value`, what came of a walk of `root` that recorded `trail`,
@@ -365,9 +384,13 @@ export class FileIndex {
    */
   remember(key: string, root: string, trail: WalkTrail, value: unknown): void {
     const k = `${root}\0${key}`;
-    this.#memos.delete(k);
+    this.#forget(k);
+    if (trail.dirs.length > this.#memoFoldersLimit) return;
     this.#memos.set(k, { trail, value });
-    if (this.#memos.size > MEMO_LIMIT) this.#memos.delete(this.#memos.keys().next().value!);
+    this.#memoFolders += trail.dirs.length;
+    while (this.#memos.size > this.#memoLimit || this.#memoFolders > this.#memoFoldersLimit) {
+      this.#forget(this.#memos.keys().next().value!); // the least recently used
+    }
   }
 
   /**
@@ -380,23 +403,28 @@ export class FileIndex {
   recall<T>(key: string, root: string): Recalled<T> {
     const k = `${root}\0${key}`;
     const memo = this.#memos.get(k);
-    const fresh = new Set<DirNode>();
-    if (!memo) return { hit: false, fresh };
+    if (!memo) return { hit: false, fresh: new Set() };
     const { dirs, nodes, above } = memo.trail;
-    let same = above === undefined || this.#ancestors(root) === above;
-    for (let i = 0; same && i < dirs.length; i++) {
-      const node = this.node(dirs[i]);
-      if (node !== nodes[i]) same = false;
-      else if (node) fresh.add(node);
-    }
-    if (!same) {
-      this.#memos.delete(k);
+    const rulesAbove = above === undefined || this.#ancestors(root) === above;
+    let i = 0;
+    while (rulesAbove && i < dirs.length && this.node(dirs[i]) === nodes[i]) i++;
+    if (!rulesAbove || i < dirs.length) {
+      this.#forget(k);
+      const fresh = new Set<DirNode>(); // the listings checked before the change
+      for (let j = 0; j < i; j++) if (nodes[j]) fresh.add(nodes[j]!);
       return { hit: false, fresh };
     }
     this.#memos.delete(k); // most recently used last
     this.#memos.set(k, memo);
     this.recalled++;
     return { hit: true, value: memo.value as T };
+  }
+
+  #forget(k: string): void {
+    const memo = this.#memos.get(k);
+    if (!memo) return;
+    this.#memos.delete(k);
+    this.#memoFolders -= memo.trail.dirs.length;
   }
 
   #lastKey?: { key: string; respect: boolean; root: string; value: string };

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { FileIndex, WalkTrail } from "../../../src/tools/_shared/file_index.ts";
+import { tempWorkspace } from "../../_helpers/workspace.ts";
+
+/** Walks `root` from `prefix` into a new trail, as Glob does before remembering. */
+function walked(index: FileIndex, root: string, prefix = ""): WalkTrail {
+  const trail = new WalkTrail();
+  assert.ok(index.walk(root, { prefix, trail, onFile: () => {} }));
+  return trail;
+}
+
+async function tree(): Promise<AsyncDisposable & { dir: string }> {
+  const ws = await tempWorkspace();
+  for (const d of ["a/x", "a/y", "b/x", "b/y", "c"]) await ws.write(`${d}/f.txt`, "x");
+  await new Promise((r) => setTimeout(r, 60)); // past the racy window: the listings are trusted
+  return { dir: ws.dir, [Symbol.asyncDispose]: () => ws[Symbol.asyncDispose]() };
+}
+
+Deno.test("FileIndex recalls a remembered walk while its folders are unchanged", async () => {
+  await using t = await tree();
+  const index = new FileIndex();
+  const trail = walked(index, t.dir, "a");
+  assert.deepEqual(trail.dirs.map((d) => d.slice(t.dir.length)).sort(), ["", "/a", "/a/x", "/a/y"]);
+  index.remember("k", t.dir, trail, 42);
+  assert.deepEqual(index.recall("k", t.dir), { hit: true, value: 42 });
+  assert.equal(index.recall("other", t.dir).hit, false);
+  assert.equal(index.recall("k", `${t.dir}/a`).hit, false);
+  await Deno.writeTextFile(`${t.dir}/b/x/new.txt`, "x"); // outside the walk: no matter
+  assert.equal(index.recall("k", t.dir).hit, true);
+  await Deno.writeTextFile(`${t.dir}/a/y/new.txt`, "x");
+  const missed = index.recall("k", t.dir);
+  assert.equal(missed.hit, false);
+  assert.equal(index.recall("k", t.dir).hit, false, "a missed memory is dropped");
+  assert.equal(index.recalled, 2);
+});
+
+Deno.test("FileIndex forgets the least recently used walks past its limits", async () => {
+  await using t = await tree();
+  const index = new FileIndex({ memos: 2 });
+  for (const k of ["a", "b"]) index.remember(k, t.dir, walked(index, t.dir, k), k);
+  assert.equal(index.recall("a", t.dir).hit, true); // a is now the most recently used
+  index.remember("c", t.dir, walked(index, t.dir, "c"), "c");
+  assert.deepEqual(["a", "b", "c"].map((k) => index.recall(k, t.dir).hit), [true, false, true]);
+
+  // by folders: each of a and b names 4 (the root, the prefix folder, x and y)
+  const small = new FileIndex({ memoFolders: 6 });
+  for (const k of ["a", "b"]) small.remember(k, t.dir, walked(small, t.dir, k), k);
+  assert.deepEqual(["a", "b"].map((k) => small.recall(k, t.dir).hit), [false, true]);
+  small.remember("all", t.dir, walked(small, t.dir), "all"); // 8 folders: more than it may hold at all
+  assert.equal(small.recall("all", t.dir).hit, false);
+  assert.equal(small.recall("b", t.dir).hit, true, "a walk too big to keep evicts nothing");
+});
