@@ -389,3 +389,24 @@ Deno.test("Grep shortens long lines as rg does: over 500 bytes, cut at 500 graph
     assert.deepEqual(r.data.entries, expected, engine);
   }
 });
+
+Deno.test("Grep skips binary files on both engines, wherever the NUL byte is", async () => {
+  await using ws = await tempWorkspace();
+  const bytes = (s: string) => new TextEncoder().encode(s);
+  await ws.write("text.txt", "a needle\n");
+  await Deno.writeFile(ws.path("early.bin"), bytes("needle\0 here\n"));
+  // past the first 8 KB, where the in-process engine checks the decoded text instead of the bytes
+  await Deno.writeFile(ws.path("late.txt"), bytes(`needle here\n${"x".repeat(20_000)}\n\0\nneedle after\n`));
+  await Deno.writeFile(ws.path("late.bin"), bytes(`${"é".repeat(10_000)}\0needle\n`));
+  const rgOnly = new ToolRegistry([createGrepTool({ engine: "ripgrep" })]);
+  const expected = await rawRg(ws.dir, ["-l", "needle"]);
+  assert.deepEqual(expected, ["text.txt"]);
+  for (const [name, reg] of [["ripgrep", rgOnly], ["in-process", inProcess]] as const) {
+    for (const output_mode of ["files_with_matches", "content", "count"]) {
+      const r = await grep(ws.session, { pattern: "needle", output_mode }, reg);
+      assert.ok(r.ok, r.text);
+      assert.ok(r.text.includes("text.txt"), `${name} ${output_mode}`);
+      assert.ok(!/early|late/.test(r.text), `${name} ${output_mode}: ${r.text}`);
+    }
+  }
+});

@@ -137,6 +137,9 @@ export function translateRegex(pattern: string, q: { caseInsensitive: boolean; m
 
 const utf8 = new TextDecoder();
 
+/** Bytes checked for a NUL before a file is decoded. */
+const BINARY_SNIFF = 8192;
+
 /** Read buffer reused from file to file (grown for a larger file, and dropped after one past {@link SCRATCH_KEPT}). */
 let scratch = new Uint8Array(256 * 1024);
 const SCRATCH_KEPT = 8 * 1024 * 1024;
@@ -227,8 +230,11 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
     }
     const bytes = readWhole(f.abs);
     if (!bytes) continue;
-    if (bytes.indexOf(0) !== -1) continue;
+    // binary (a NUL byte) is skipped, as rg does. Most binary files show one early; past that the
+    // check runs on the decoded text, ~30× faster than on the bytes (U+0000 decodes only from a NUL)
+    if (bytes.subarray(0, BINARY_SNIFF).indexOf(0) !== -1) continue;
     const text = utf8.decode(bytes);
+    if (bytes.length > BINARY_SNIFF && text.indexOf("\0") !== -1) continue;
     const name = display(f.rel);
     let matched: number[];
     let count: number;
