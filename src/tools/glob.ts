@@ -2,9 +2,9 @@
  * Glob: files matching a pattern, newest first. Walks in process from the
  * pattern's literal prefix (`src/vs/**\/*.ts` starts at `src/vs`) over the
  * session's warm file index, so later calls on an unchanged tree cost one
- * stat per folder: a call the index remembers (same folder, pattern and
- * options) only checks those folders, and walks again when one changed. A
- * cold walk is shared with the walk helper thread when the
+ * stat per folder. A call the index remembers (same folder, pattern and
+ * options) only checks the folders its last walk read, and walks again when
+ * one changed. A cold walk is shared with the walk helper thread when the
  * process started one (`walk_helper.ts`; `createRuntime` does with
  * `walkHelper: true`, as the CLI does).
  *
