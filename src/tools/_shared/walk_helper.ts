@@ -298,7 +298,6 @@ export async function sharedWalk(
   if (!helper?.ready) return await index.walkAsync(root, options);
   const start = index.startFrame(root, options);
   if (!start) return true;
-  if (index.peek(start.dir)) return await index.walkAsync(root, options); // warm: the index is faster alone
   const slice = options.sliceMs ?? 20;
   let yieldAt = performance.now() + slice;
   /** A turn of the event loop (an abort lands, the helper's parts come in); false when the signal fired. */
@@ -315,6 +314,8 @@ export async function sharedWalk(
     }
     return true;
   };
+  // warm: the index is faster alone (from the start frame found above: its folders are statted once)
+  if (index.peek(start.dir)) return await walkHere(start, options);
   // breadth-first until there is enough to share
   const queue: WalkFrame[] = [start];
   let head = 0;

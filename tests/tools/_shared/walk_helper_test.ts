@@ -166,11 +166,20 @@ Deno.test("The trail of a shared walk names every folder it read, on either thre
   try {
     await helper.whenReady;
     const trails: WalkTrail[] = [];
-    for (const share of [false, true]) {
+    const shared = new FileIndex();
+    // one thread; shared with the helper; and again on the now warm index, from a prefix
+    for (
+      const [share, index, prefix] of [[false, new FileIndex(), ""], [true, shared, ""], [
+        true,
+        shared,
+        "p1",
+      ]] as const
+    ) {
       const trail = new WalkTrail();
       const before = helper.foldersWalked;
-      await sharedWalk(new FileIndex(), root, {
-        pattern: "**/*.ts",
+      await sharedWalk(index, root, {
+        pattern: `${prefix ? `${prefix}/` : ""}**/*.ts`,
+        prefix,
         match: { test: (_relDir, name) => name.endsWith(".ts") },
         helper: share ? helper : null,
         trail,
@@ -180,13 +189,18 @@ Deno.test("The trail of a shared walk names every folder it read, on either thre
           while (performance.now() < until);
         },
       });
-      assert.equal(helper.foldersWalked > before, share);
+      assert.equal(helper.foldersWalked > before, share && !prefix);
       trails.push(trail);
     }
-    const [solo, both] = trails;
+    const [solo, both, warm] = trails;
     assert.deepEqual([...both.dirs].sort(), [...solo.dirs].sort());
-    assert.equal(new Set(both.dirs).size, both.dirs.length);
+    for (const t of [both, warm]) assert.equal(new Set(t.dirs).size, t.dirs.length, "each folder once");
     assert.ok(both.nodes.every((n) => n !== undefined));
+    assert.deepEqual(
+      warm.dirs.map((d) => d.slice(root.length)).filter((d) => !d.startsWith("/p1")),
+      [""],
+      "the warm walk names the root and what is under p1",
+    );
   } finally {
     await stopWalkHelper();
   }
