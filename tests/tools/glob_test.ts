@@ -4,7 +4,7 @@ import { ToolRegistry } from "../../src/registry/registry.ts";
 import { createGlobTool, type GlobResult } from "../../src/tools/glob.ts";
 import { sessionIndex } from "../../src/tools/_shared/search_options.ts";
 import { Session } from "../../src/registry/session.ts";
-import { tempWorkspace } from "../_helpers/workspace.ts";
+import { pastRacyWindow, tempWorkspace } from "../_helpers/workspace.ts";
 import { buildFixture, rawRg } from "./_search_fixture.ts";
 
 const registry = new ToolRegistry([createGlobTool()]);
@@ -136,7 +136,7 @@ Deno.test("Glob walks only from the pattern's literal prefix", async () => {
 Deno.test("Glob's second call on an unchanged tree reads no folder again", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  await new Promise((r) => setTimeout(r, 60)); // past the racy window of fresh listings
+  await pastRacyWindow();
   const index = sessionIndex(ws.session);
   const first = await glob(ws.session, { pattern: "**/*.ts" });
   const reads = index.reads;
@@ -178,7 +178,7 @@ Deno.test("Glob answers a repeated call from memory only while every folder it r
   };
   /** Past the racy window of what was just read, a call refreshes the memory and the next is answered from it. */
   const settle = async () => {
-    await new Promise((r) => setTimeout(r, 60));
+    await pastRacyWindow();
     const refreshed = await names();
     const recalled = index.recalled;
     assert.deepEqual(await names(), refreshed);
@@ -215,7 +215,7 @@ Deno.test("Glob answers a repeated call from memory only while every folder it r
 Deno.test("Glob's memory keeps answers apart by pattern, folder and ignore option", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  await new Promise((r) => setTimeout(r, 60));
+  await pastRacyWindow();
   const all = new ToolRegistry([createGlobTool({ respectGitignore: false })]);
   for (let round = 0; round < 2; round++) {
     const ts = await glob(ws.session, { pattern: "**/*.ts" });
@@ -236,7 +236,7 @@ Deno.test("Glob's memory keeps answers apart by pattern, folder and ignore optio
 Deno.test("Glob applies a .gitignore edited in place between calls", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  await new Promise((r) => setTimeout(r, 60));
+  await pastRacyWindow();
   assert.ok((await glob(ws.session, { pattern: "**/*.md" })).data.numFiles === 3);
   const f = await Deno.open(ws.path(".gitignore"), { append: true });
   await f.write(new TextEncoder().encode("docs/\n"));
@@ -250,7 +250,7 @@ Deno.test("Glob applies the repository's .git/info/exclude edited in place betwe
   await ws.write(".git/info/exclude", "*.tmp\n");
   await ws.write("a.txt", "x");
   await ws.write("sub/b.tmp", "x");
-  await new Promise((r) => setTimeout(r, 60));
+  await pastRacyWindow();
   const names = async () =>
     (await glob(ws.session, { pattern: "**/*" })).data.filenames.map((f) => f.slice(ws.dir.length + 1))
       .sort();
@@ -303,7 +303,7 @@ Deno.test("Glob applies a change to an ignore file above the searched folder", a
   await ws.write(".ignore", "*.tmp\n");
   await ws.write("sub/a.txt", "x");
   await ws.write("sub/b.tmp", "x");
-  await new Promise((r) => setTimeout(r, 60));
+  await pastRacyWindow();
   const names = async () =>
     (await glob(ws.session, { pattern: "*", path: ws.path("sub") })).data.filenames.map((f) =>
       f.slice(ws.dir.length + 1)
@@ -319,7 +319,7 @@ Deno.test("Glob's memory outlives a change above the searched folder that leaves
   await ws.write("sub/a.txt", "x");
   await ws.write("sub/b.tmp", "x");
   await ws.write("sub/c.md", "x");
-  await new Promise((r) => setTimeout(r, 60));
+  await pastRacyWindow();
   const index = sessionIndex(ws.session);
   const names = async () =>
     (await glob(ws.session, { pattern: "*", path: ws.path("sub") })).data.filenames.map((f) =>
@@ -327,7 +327,7 @@ Deno.test("Glob's memory outlives a change above the searched folder that leaves
     ).sort();
   assert.deepEqual(await names(), ["sub/a.txt", "sub/c.md"]);
   await ws.write("unrelated.txt", "x"); // the folder above changes, its rules do not
-  await new Promise((r) => setTimeout(r, 60));
+  await pastRacyWindow();
   const recalled = index.recalled;
   assert.deepEqual(await names(), ["sub/a.txt", "sub/c.md"]);
   assert.equal(index.recalled, recalled + 1, "answered from memory");
@@ -362,4 +362,20 @@ Deno.test("Glob's walk gives the event loop a turn, so an abort lands mid-walk",
     signal: pre.signal,
   });
   assert.equal(r.error?.code, "aborted");
+});
+
+Deno.test("Glob sees a folder changed and set back in time within the second it was read", async () => {
+  await using ws = await tempWorkspace();
+  await ws.write("sub/a.txt", "x");
+  const old = new Date(Date.now() - 3_600_000);
+  await Deno.utime(ws.path("sub"), old, old);
+  // early in a second, so the read, the change and the set-back share it (Deno gives ctime in whole seconds)
+  await new Promise((r) => setTimeout(r, 1100 - (Date.now() % 1000)));
+  const names = async () =>
+    (await glob(ws.session, { pattern: "sub/*" })).data.filenames.map((f) => f.slice(ws.dir.length + 1))
+      .sort();
+  assert.deepEqual(await names(), ["sub/a.txt"]);
+  await ws.write("sub/b.txt", "x"); // as `tar x` or `rsync -a` would: add, then restore the folder's old mtime
+  await Deno.utime(ws.path("sub"), old, old);
+  assert.deepEqual(await names(), ["sub/a.txt", "sub/b.txt"]);
 });

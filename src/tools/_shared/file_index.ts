@@ -5,10 +5,12 @@
  * when both are older than the moment it was read (minus
  * {@link RACY_WINDOW_MS}, as file-system clocks are coarse); otherwise the
  * folder is read again. ctime, unlike mtime, cannot be set back by `touch` or
- * `tar` (Deno reports it in whole seconds, so it only backs mtime up). Ignore
- * files edited in place leave their folder alone, so they are statted too
- * (with a repository's `.git/info/exclude`, when it exists). The first walk
- * needs no stat at all: a `readDir` per folder.
+ * `tar`; Deno reports it in whole seconds, so it is taken as the end of its
+ * second, and a folder changed in the second before it was read is read once
+ * more on the next walk. Ignore files edited in place leave their folder
+ * alone, so they are statted too (with a repository's `.git/info/exclude`,
+ * when it exists). The first walk needs no stat at all: a `readDir` per
+ * folder.
  *
  * Not tracked: a file's own mtime after it was first statted (an in-place
  * edit keeps the folder's ctime), so Glob's newest-first order can lag for
@@ -538,12 +540,18 @@ function unchanged(dir: string, node: DirNode): boolean {
   return true;
 }
 
-/** The later of mtime and ctime in ms; NaN when the path cannot be statted. */
+/**
+ * The latest the path can have changed (ms): its ctime, which `touch` or
+ * `tar` cannot set back (or its mtime, if later); NaN when it cannot be statted.
+ */
 function changeTime(path: string): number {
   try {
     const info = Deno.statSync(path);
-    // Deno gives ctime in whole seconds: mtime (ms) decides, ctime catches an mtime set back
-    return Math.max(info.mtime?.getTime() ?? NaN, info.ctime?.getTime() ?? -Infinity);
+    const mtime = info.mtime?.getTime() ?? NaN;
+    const ctime = info.ctime?.getTime();
+    if (ctime === undefined) return mtime;
+    // Deno gives ctime in whole seconds: the change may have come up to a second later
+    return Math.max(mtime, ctime % 1000 === 0 ? ctime + 999 : ctime);
   } catch {
     return NaN;
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { FileIndex, WalkTrail } from "../../../src/tools/_shared/file_index.ts";
-import { tempWorkspace } from "../../_helpers/workspace.ts";
+import { pastRacyWindow, tempWorkspace } from "../../_helpers/workspace.ts";
 
 /** Walks `root` from `prefix` into a new trail, as Glob does before remembering. */
 function walked(index: FileIndex, root: string, prefix = ""): WalkTrail {
@@ -12,7 +12,7 @@ function walked(index: FileIndex, root: string, prefix = ""): WalkTrail {
 async function tree(): Promise<AsyncDisposable & { dir: string }> {
   const ws = await tempWorkspace();
   for (const d of ["a/x", "a/y", "b/x", "b/y", "c"]) await ws.write(`${d}/f.txt`, "x");
-  await new Promise((r) => setTimeout(r, 60)); // past the racy window: the listings are trusted
+  await pastRacyWindow();
   return { dir: ws.dir, [Symbol.asyncDispose]: () => ws[Symbol.asyncDispose]() };
 }
 

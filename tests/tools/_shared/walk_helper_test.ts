@@ -13,7 +13,7 @@ import {
   stopWalkHelper,
   type WalkHelper,
 } from "../../../src/tools/_shared/walk_helper.ts";
-import { type TempWorkspace, tempWorkspace } from "../../_helpers/workspace.ts";
+import { pastRacyWindow, type TempWorkspace, tempWorkspace } from "../../_helpers/workspace.ts";
 
 const shared = new ToolRegistry([createGlobTool({ globLimit: 1_000_000 })]);
 const solo = new ToolRegistry([createGlobTool({ globLimit: 1_000_000, shareWalks: false })]);
@@ -131,7 +131,7 @@ Deno.test("Glob's memory of a shared first walk covers the folders the helper re
   const helper = startWalkHelper()!;
   try {
     await helper.whenReady;
-    await new Promise((r) => setTimeout(r, 60)); // past the racy window: the listings are trusted
+    await pastRacyWindow();
     let session = new Session({ roots: [root] });
     for (let attempt = 0; attempt < 5; attempt++) {
       session = new Session({ roots: [root] });
@@ -143,8 +143,8 @@ Deno.test("Glob's memory of a shared first walk covers the folders the helper re
     const answer = async () => (await glob(root, "**/*.ts", shared, session)).filenames;
     const truth = async () => (await glob(root, "**/*.ts", solo)).filenames;
     // one folder at a time, all over the tree: whichever thread read it, a change there is seen at once
-    for (let p = 0; p < 90; p += 9) {
-      await new Promise((r) => setTimeout(r, 60));
+    for (let p = 0; p < 90; p += 18) {
+      await pastRacyWindow();
       await answer(); // refreshes the memory past the last change
       const recalled = index.recalled;
       const before = await answer();
