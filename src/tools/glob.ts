@@ -17,6 +17,7 @@ import { defineTool, type Tool } from "../registry/define_tool.ts";
 import { type GlobMatcher, globMatcher, splitLiteralPrefix } from "./_shared/glob_match.ts";
 import { type FileIndex, WalkTrail } from "./_shared/file_index.ts";
 import { type MtimeItem, MtimeLoader } from "./_shared/mtime_loader.ts";
+import { NewestPaths } from "./_shared/newest.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
 import { type SearchToolOptions, sessionIndex } from "./_shared/search_options.ts";
 import { sharedWalk, type SharedWalkOptions } from "./_shared/walk_helper.ts";
@@ -157,7 +158,8 @@ async function walk(
   },
 ): Promise<Listed> {
   const { pattern, matcher, limit, ...rest } = opts;
-  const found: Array<Found> = [];
+  const top = new NewestPaths(limit);
+  const unknown: Array<Found> = []; // matches whose mtime is not in the index yet
   const mtimes = new MtimeLoader();
   const done = await sharedWalk(index, root, {
     ...rest,
@@ -167,8 +169,10 @@ async function walk(
     maxDepth: maxDepthOf(pattern),
     match: matcher,
     onFile(relDir, name, node, k, dir) {
+      const m = node.fileMtimes?.[k];
+      if (m !== undefined && !Number.isNaN(m)) return void top.offer(m, relDir, name);
       const item: Found = { dir, relDir, name, node, k, mtime: NaN };
-      found.push(item);
+      unknown.push(item);
       mtimes.add(item);
     },
   }).catch((err) => {
@@ -180,40 +184,8 @@ async function walk(
     throw opts.signal?.reason ?? new AbortedError("Glob was aborted");
   }
   await mtimes.finish();
-  return { top: newest(found, limit), total: found.length };
-}
-
-/** The paths of the `limit` newest entries, newest first (ties by path), without sorting all of them. */
-function newest(all: Found[], limit: number): string[] {
-  let pool = all;
-  if (all.length > limit * 4) {
-    const cut = nthLargestMtime(all, limit);
-    pool = all.filter((f) => f.mtime >= cut);
-  }
-  // each path is built once: many files share an mtime (npm unpacks every file with one date)
-  const keyed = pool.map((f) => ({ f, m: f.mtime, key: f.relDir ? `${f.relDir}/${f.name}` : f.name }));
-  keyed.sort((a, b) => b.m - a.m || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return keyed.slice(0, limit).map((k) => k.key);
-}
-
-/** The `n`th largest mtime of `all` (n ≤ all.length): one pass with a min-heap of the `n` largest so far. */
-function nthLargestMtime(all: Found[], n: number): number {
-  const heap = Float64Array.from(all.slice(0, n), (f) => f.mtime).sort(); // sorted is a valid min-heap
-  for (let i = n; i < all.length; i++) {
-    const m = all[i].mtime;
-    if (!(m > heap[0])) continue;
-    let at = 0; // sift the new value down from the root
-    for (;;) {
-      const l = 2 * at + 1;
-      if (l >= n) break;
-      const c = l + 1 < n && heap[l + 1] < heap[l] ? l + 1 : l;
-      if (heap[c] >= m) break;
-      heap[at] = heap[c];
-      at = c;
-    }
-    heap[at] = m;
-  }
-  return heap[0];
+  for (const f of unknown) top.offer(f.mtime, f.relDir, f.name);
+  return { top: top.paths(), total: top.total };
 }
 
 /** How deep a pattern can reach (folders below the root), or Infinity for `**` and braces. */
