@@ -4,7 +4,7 @@ import { ToolRegistry } from "../../src/registry/registry.ts";
 import { createGlobTool, type GlobResult } from "../../src/tools/glob.ts";
 import { sessionIndex } from "../../src/tools/_shared/search_options.ts";
 import { Session } from "../../src/registry/session.ts";
-import { pastRacyWindow, tempWorkspace } from "../_helpers/workspace.ts";
+import { pastRacyWindow, type TempWorkspace, tempWorkspace } from "../_helpers/workspace.ts";
 import { buildFixture, rawRg } from "./_search_fixture.ts";
 
 const registry = new ToolRegistry([createGlobTool()]);
@@ -12,6 +12,15 @@ const registry = new ToolRegistry([createGlobTool()]);
 async function glob(session: Session, input: Record<string, unknown>, reg = registry) {
   const r = await runTool(reg, { name: "Glob", input }, { session });
   return { ...r, data: r.data as GlobResult };
+}
+
+/** Glob's paths, relative to the workspace and sorted. */
+async function relNames(
+  ws: TempWorkspace,
+  input: Record<string, unknown>,
+  session = ws.session,
+): Promise<string[]> {
+  return (await glob(session, input)).data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
 }
 
 Deno.test("Glob returns absolute paths, newest first, hidden files in, .git and ignored files out", async () => {
@@ -148,9 +157,7 @@ Deno.test("Glob's second call on an unchanged tree reads no folder again", async
 Deno.test("Glob sees files created, deleted and renamed between calls", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  const names = async () =>
-    (await glob(ws.session, { pattern: "**/*.ts" })).data.filenames.map((f) => f.slice(ws.dir.length + 1))
-      .sort();
+  const names = () => relNames(ws, { pattern: "**/*.ts" });
   const before = await names();
   await ws.write("src/lib/created.ts", "new");
   assert.deepEqual(await names(), [...before, "src/lib/created.ts"].sort());
@@ -169,13 +176,8 @@ Deno.test("Glob answers a repeated call from memory only while every folder it r
   await buildFixture(ws);
   await Deno.mkdir(ws.path("src/empty/inner"), { recursive: true });
   const index = sessionIndex(ws.session);
-  const names = async () =>
-    (await glob(ws.session, { pattern: "**/*.ts" })).data.filenames.map((f) => f.slice(ws.dir.length + 1))
-      .sort();
-  const truth = async () => {
-    const fresh = await glob(new Session({ roots: [ws.dir] }), { pattern: "**/*.ts" });
-    return fresh.data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
-  };
+  const names = () => relNames(ws, { pattern: "**/*.ts" });
+  const truth = () => relNames(ws, { pattern: "**/*.ts" }, new Session({ roots: [ws.dir] }));
   /** Past the racy window of what was just read, a call refreshes the memory and the next is answered from it. */
   const settle = async () => {
     await pastRacyWindow();
@@ -251,9 +253,7 @@ Deno.test("Glob applies the repository's .git/info/exclude edited in place betwe
   await ws.write("a.txt", "x");
   await ws.write("sub/b.tmp", "x");
   await pastRacyWindow();
-  const names = async () =>
-    (await glob(ws.session, { pattern: "**/*" })).data.filenames.map((f) => f.slice(ws.dir.length + 1))
-      .sort();
+  const names = () => relNames(ws, { pattern: "**/*" });
   assert.deepEqual(await names(), ["a.txt"]);
   assert.deepEqual(await names(), ["a.txt"]);
   await Deno.writeTextFile(ws.path(".git/info/exclude"), "*.txt\n");
@@ -304,10 +304,7 @@ Deno.test("Glob applies a change to an ignore file above the searched folder", a
   await ws.write("sub/a.txt", "x");
   await ws.write("sub/b.tmp", "x");
   await pastRacyWindow();
-  const names = async () =>
-    (await glob(ws.session, { pattern: "*", path: ws.path("sub") })).data.filenames.map((f) =>
-      f.slice(ws.dir.length + 1)
-    ).sort();
+  const names = () => relNames(ws, { pattern: "*", path: ws.path("sub") });
   assert.deepEqual(await names(), ["sub/a.txt"]);
   await Deno.writeTextFile(ws.path(".ignore"), "*.txt\n");
   assert.deepEqual(await names(), ["sub/b.tmp"]);
@@ -321,10 +318,7 @@ Deno.test("Glob's memory outlives a change above the searched folder that leaves
   await ws.write("sub/c.md", "x");
   await pastRacyWindow();
   const index = sessionIndex(ws.session);
-  const names = async () =>
-    (await glob(ws.session, { pattern: "*", path: ws.path("sub") })).data.filenames.map((f) =>
-      f.slice(ws.dir.length + 1)
-    ).sort();
+  const names = () => relNames(ws, { pattern: "*", path: ws.path("sub") });
   assert.deepEqual(await names(), ["sub/a.txt", "sub/c.md"]);
   await ws.write("unrelated.txt", "x"); // the folder above changes, its rules do not
   await pastRacyWindow();
@@ -371,9 +365,7 @@ Deno.test("Glob sees a folder changed and set back in time within the second it 
   await Deno.utime(ws.path("sub"), old, old);
   // early in a second, so the read, the change and the set-back share it (Deno gives ctime in whole seconds)
   await new Promise((r) => setTimeout(r, 1100 - (Date.now() % 1000)));
-  const names = async () =>
-    (await glob(ws.session, { pattern: "sub/*" })).data.filenames.map((f) => f.slice(ws.dir.length + 1))
-      .sort();
+  const names = () => relNames(ws, { pattern: "sub/*" });
   assert.deepEqual(await names(), ["sub/a.txt"]);
   await ws.write("sub/b.txt", "x"); // as `tar x` or `rsync -a` would: add, then restore the folder's old mtime
   await Deno.utime(ws.path("sub"), old, old);

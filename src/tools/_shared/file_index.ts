@@ -28,7 +28,7 @@
  */
 import { dirname, join } from "node:path";
 import { setImmediate } from "node:timers";
-import { IGNORE_FILES, type IgnoreLayer, ignoreLayer, isIgnored, readsPath } from "./ignore.ts";
+import { IGNORE_FILES, type IgnoreLayer, ignoreLayer, isIgnored, readsFilePath } from "./ignore.ts";
 
 /** Work done by {@link FileIndex.walkAsync} between turns of the event loop (ms). */
 export const WALK_SLICE_MS = 20;
@@ -326,7 +326,7 @@ export class FileIndex {
       }
     } else {
       const hits: number[] = [];
-      const withPath = checks && readsPath(f.chain, false);
+      const withPath = checks && readsFilePath(f.chain);
       for (let i = 0; i < files.length; i++) {
         const name = files[i];
         const decided = override?.(frame.rel ? `${frame.rel}/${name}` : name, name);
@@ -448,13 +448,7 @@ export class FileIndex {
       const limit = cached.readAt - RACY_WINDOW_MS;
       if (cached.watch.every((p) => changeTime(p) < limit)) return cached;
     }
-    const fresh = ancestorLayers(root);
-    if (cached && cached.source === fresh.source) {
-      // a folder above changed, not its rules (another project appeared in ~): the same object, so memories hold
-      cached.readAt = fresh.readAt;
-      cached.watch = fresh.watch;
-      return cached;
-    }
+    const fresh = ancestorLayers(root, cached);
     this.#above.set(root, fresh);
     return fresh;
   }
@@ -506,6 +500,7 @@ function readNode(dir: string): DirNode | undefined {
   const files: string[] = [];
   const dirs: string[] = [];
   let hasGit = false;
+  let gitDir = false; // `.git` is a folder, not a worktree's pointer file
   const ignoreFiles: string[] = [];
   try {
     for (const e of Deno.readDirSync(dir)) {
@@ -518,14 +513,14 @@ function readNode(dir: string): DirNode | undefined {
         if (e.name.charCodeAt(0) === 46 && IGNORE_FILES.includes(e.name)) ignoreFiles.push(e.name);
       } else if (e.isDirectory) {
         dirs.push(e.name);
-        if (e.name === ".git") hasGit = true;
+        if (e.name === ".git") hasGit = gitDir = true;
       }
     }
   } catch {
     return undefined;
   }
   // a repository's own exclude file is watched like the ignore files (when it is there to watch)
-  if (hasGit && dirs.includes(".git") && exists(join(dir, GIT_EXCLUDE))) ignoreFiles.push(GIT_EXCLUDE);
+  if (gitDir && exists(join(dir, GIT_EXCLUDE))) ignoreFiles.push(GIT_EXCLUDE);
   return { readAt, files, dirs, hasGit, ignoreFiles };
 }
 
@@ -604,7 +599,6 @@ function readText(path: string): string {
   }
 }
 
-/** Ignore layers of the folders above `root` (shallowest first), and whether one of them is a git repository. */
 /** What the folders above a walk's root contribute. */
 interface Ancestors {
   /** Their ignore layers, shallowest first. */
@@ -619,7 +613,13 @@ interface Ancestors {
   source: string;
 }
 
-function ancestorLayers(root: string): Ancestors {
+/**
+ * The ignore rules above `root`. When they come from the same files and texts
+ * as `previous` (a folder above changed, not its rules: another project
+ * appeared in ~), `previous` itself, brought up to date, so what was
+ * remembered against it holds.
+ */
+function ancestorLayers(root: string, previous?: Ancestors): Ancestors {
   const readAt = Date.now();
   const dirs: string[] = [];
   for (let d = dirname(root);; d = dirname(d)) {
@@ -627,12 +627,11 @@ function ancestorLayers(root: string): Ancestors {
     if (dirname(d) === d) break;
   }
   let inGit = false;
-  let chain: IgnoreLayer[] = [];
   const watch = [...dirs];
+  const found: Array<{ dir: string; hasGit: boolean; texts: { git: string[]; plain: string[] } }> = [];
   const source: string[] = [];
   for (const d of dirs) {
     const hasGit = exists(join(d, ".git"));
-    if (hasGit) chain = chain.filter((l) => !l.git);
     inGit ||= hasGit;
     const present = IGNORE_FILES.filter((n) => exists(join(d, n)));
     watch.push(...present.map((n) => join(d, n)));
@@ -640,10 +639,17 @@ function ancestorLayers(root: string): Ancestors {
     if (inGit && hasGit && exists(exclude)) watch.push(exclude);
     if (present.length === 0 && !hasGit) continue;
     const texts = layerTexts(d, present, inGit, hasGit);
+    found.push({ dir: d, hasGit, texts });
     source.push(d, String(hasGit), ...present, ...texts.git, ...texts.plain);
-    chain.push(...layersFrom(d, texts));
   }
-  return { chain, inGit, readAt, watch, source: source.join("\0") };
+  const joined = source.join("\0");
+  if (previous?.source === joined) return Object.assign(previous, { readAt, watch });
+  let chain: IgnoreLayer[] = [];
+  for (const f of found) {
+    if (f.hasGit) chain = chain.filter((l) => !l.git);
+    chain.push(...layersFrom(f.dir, f.texts));
+  }
+  return { chain, inGit, readAt, watch, source: joined };
 }
 
 function exists(path: string): boolean {

@@ -111,11 +111,11 @@ function fastOf(rules: readonly Rule[]): IgnoreLayer["fast"] {
 }
 
 /**
- * Whether {@link isIgnored} reads its `abs` argument for a file (or folder)
- * under `chain`: when not, a walk need not build the path.
+ * Whether {@link isIgnored} reads its `abs` argument for a file under
+ * `chain`: when not, a walk need not build the file's path.
  */
-export function readsPath(chain: readonly IgnoreLayer[], isDir: boolean): boolean {
-  return chain.some((l) => !l.fast || (isDir ? l.fast.dirRel : l.fast.fileRel) !== undefined);
+export function readsFilePath(chain: readonly IgnoreLayer[]): boolean {
+  return chain.some((l) => !l.fast || l.fast.fileRel !== undefined);
 }
 
 /**

@@ -67,15 +67,24 @@ async function* walkFiles(dir: string): AsyncGenerator<string> {
   }
 }
 
+/** Runs `fn` with the process's walk helper started and ready, and stops the helper after. */
+async function withHelper(fn: (helper: WalkHelper) => Promise<void>): Promise<void> {
+  const helper = startWalkHelper();
+  assert.ok(helper, "the test process may read the worker's modules");
+  try {
+    await helper.whenReady;
+    await fn(helper);
+  } finally {
+    await stopWalkHelper();
+  }
+}
+
 const PATTERNS = ["**/*.ts", "**/*", "p1*/**/*.ts", "**/m1/*.ts", "p3/m2/*", "**/*.log"];
 
 Deno.test("A walk shared with the helper thread finds exactly what a one-thread walk finds", async () => {
   await using ws = await tempWorkspace();
   const root = await buildTree(ws);
-  const helper = startWalkHelper();
-  try {
-    assert.ok(helper, "the test process may read the worker's modules");
-    await helper.whenReady;
+  await withHelper(async (helper) => {
     assert.ok(helper.ready);
     let tookPart = false;
     for (let attempt = 0; attempt < 5 && !tookPart; attempt++) {
@@ -96,17 +105,13 @@ Deno.test("A walk shared with the helper thread finds exactly what a one-thread 
     assert.ok(
       !rel.includes("p0/m0/build/out.ts") && !rel.includes("p11/m0/a3.ts") && rel.includes("p1/m0/a3.ts"),
     );
-  } finally {
-    await stopWalkHelper();
-  }
+  });
 });
 
 Deno.test("After a shared first walk the warm index is never stale", async () => {
   await using ws = await tempWorkspace();
   const root = await buildTree(ws);
-  const helper = startWalkHelper()!;
-  try {
-    await helper.whenReady;
+  await withHelper(async () => {
     const session = new Session({ roots: [root] });
     const first = await glob(root, "**/*.ts", shared, session);
     // change folders all over the tree: whichever thread read them, the next call sees it
@@ -120,17 +125,13 @@ Deno.test("After a shared first walk the warm index is never stale", async () =>
     const fresh = await glob(root, "**/*.ts", solo);
     assert.deepEqual(warm.filenames, fresh.filenames);
     assert.equal(warm.numFiles, first.numFiles + 30 - 30 - 3); // +new, -removed, renamed stays, p5's a2.ts ×3 ignored
-  } finally {
-    await stopWalkHelper();
-  }
+  });
 });
 
 Deno.test("Glob's memory of a shared first walk covers the folders the helper read", async () => {
   await using ws = await tempWorkspace();
   const root = await buildTree(ws);
-  const helper = startWalkHelper()!;
-  try {
-    await helper.whenReady;
+  await withHelper(async (helper) => {
     await pastRacyWindow();
     let session = new Session({ roots: [root] });
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -154,24 +155,20 @@ Deno.test("Glob's memory of a shared first walk covers the folders the helper re
       assert.deepEqual(after, await truth(), `p${p}`);
       assert.equal(after.length, before.length + 1);
     }
-  } finally {
-    await stopWalkHelper();
-  }
+  });
 });
 
 Deno.test("The trail of a shared walk names every folder it read, on either thread", async () => {
   await using ws = await tempWorkspace();
   const root = await buildTree(ws);
-  const helper = startWalkHelper()!;
-  try {
-    await helper.whenReady;
+  await withHelper(async (helper) => {
     const trails: WalkTrail[] = [];
-    const shared = new FileIndex();
+    const warmed = new FileIndex();
     // one thread; shared with the helper; and again on the now warm index, from a prefix
     for (
-      const [share, index, prefix] of [[false, new FileIndex(), ""], [true, shared, ""], [
+      const [share, index, prefix] of [[false, new FileIndex(), ""], [true, warmed, ""], [
         true,
-        shared,
+        warmed,
         "p1",
       ]] as const
     ) {
@@ -201,9 +198,7 @@ Deno.test("The trail of a shared walk names every folder it read, on either thre
       [""],
       "the warm walk names the root and what is under p1",
     );
-  } finally {
-    await stopWalkHelper();
-  }
+  });
 });
 
 Deno.test("A helper that stops mid-walk costs nothing but time: the walk finishes on its own", async () => {
@@ -222,9 +217,7 @@ Deno.test("A helper that stops mid-walk costs nothing but time: the walk finishe
 Deno.test("An abort stops a shared walk, and the helper serves the next one", async () => {
   await using ws = await tempWorkspace();
   const root = await buildTree(ws);
-  const helper: WalkHelper = startWalkHelper()!;
-  try {
-    await helper.whenReady;
+  await withHelper(async (helper) => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 0);
     const found: string[] = [];
@@ -238,9 +231,7 @@ Deno.test("An abort stops a shared walk, and the helper serves the next one", as
     const again = await glob(root, "**/*", shared);
     assert.deepEqual(again.filenames, (await glob(root, "**/*", solo)).filenames);
     assert.ok(helper.ready);
-  } finally {
-    await stopWalkHelper();
-  }
+  });
 });
 
 Deno.test("The helper neither keeps a process alive nor starts without read access to its modules", async () => {
