@@ -212,6 +212,11 @@ export class FileIndex {
     return node;
   }
 
+  /** Forgets the listing of `dir` (a helper thread's index keeps none it has handed on). */
+  drop(dir: string): void {
+    this.#nodes.delete(dir);
+  }
+
   /** The cached listing of `dir` as it stands, without revalidating it. */
   peek(dir: string): DirNode | undefined {
     return this.#nodes.get(dir);

@@ -50,3 +50,16 @@ Deno.test("FileIndex forgets the least recently used walks past its limits", asy
   assert.equal(small.recall("all", t.dir).hit, false);
   assert.equal(small.recall("b", t.dir).hit, true, "a walk too big to keep evicts nothing");
 });
+
+Deno.test("FileIndex reads a dropped folder again and keeps the others", async () => {
+  await using t = await tree();
+  const index = new FileIndex();
+  walked(index, t.dir);
+  const reads = index.reads;
+  assert.ok(index.peek(`${t.dir}/a/x`) && index.peek(`${t.dir}/b/x`));
+  index.drop(`${t.dir}/a/x`);
+  assert.equal(index.peek(`${t.dir}/a/x`), undefined);
+  walked(index, t.dir);
+  assert.equal(index.reads, reads + 1, "only the dropped folder is read again");
+  assert.deepEqual(index.peek(`${t.dir}/a/x`)?.files, ["f.txt"]);
+});
