@@ -16,6 +16,7 @@ import { locateRipgrep, rgArgs } from "../src/tools/_shared/ripgrep.ts";
 import { createGlobTool } from "../src/tools/glob.ts";
 import { createGrepTool } from "../src/tools/grep.ts";
 import { startWalkHelper, stopWalkHelper } from "../src/tools/_shared/walk_helper.ts";
+import { FloorWalker } from "./_walk_floor.ts";
 import { ensureCorpus } from "./corpus.ts";
 import { findArgs, GLOB_CASES, GREP_CASES, grepQueryOf, unseenVariant } from "./search_cases.ts";
 
@@ -152,6 +153,8 @@ if (only !== "grep") {
   await startWalkHelper()?.whenReady;
   const registry = new ToolRegistry([createGlobTool()]);
   const solo = new ToolRegistry([createGlobTool({ shareWalks: false })]);
+  const floor = new FloorWalker();
+  const floorRows: string[] = [];
   console.log(
     "\n| Glob group | rg --files | fd | find | find + mtimes | Glob first | first / fastest walker | first, one thread | warm, same call | first / warm | warm, new pattern | first / new |\n|---|---|---|---|---|---|---|---|---|---|---|---|",
   );
@@ -175,6 +178,12 @@ if (only !== "grep") {
     if (FD) {
       fns.fd = () => spawn(FD, ["--type", "f", "--hidden", "--exclude", ".git", ...c.fd, ".", start], root);
     }
+    // the floor applies no ignore rules: a fair measure only on the generated tree, which has none
+    const suffix = c.pattern.match(/^\*\*\/\*(\.\w+)$/)?.[1];
+    if (c.root === "gen" && suffix) {
+      fns.floor1 = () => floor.walk(start, suffix, 1);
+      fns.floor2 = () => floor.walk(start, suffix, 2);
+    }
     const m = await interleave(fns);
     const fastest = Math.min(m.fd ?? Infinity, m.find);
     const row = [
@@ -192,6 +201,19 @@ if (only !== "grep") {
         (m.first / m.unseen).toFixed(1)
       }× |`,
     );
+    if (m.floor2 !== undefined) {
+      const cells = [c.group, fmt(m.floor1), fmt(m.floor2), `${(m.first / m.floor2).toFixed(2)}×`];
+      if (m.fd !== undefined) cells.push(`${(m.floor2 / m.fd).toFixed(2)}×`);
+      floorRows.push(`| ${cells.join(" | ")} |`);
+    }
+  }
+  await floor.close();
+  if (floorRows.length) {
+    console.log(
+      "\nFloor: readDirSync per folder and statSync per match, keeping nothing, on one and two threads\n\n" +
+        "| Glob group | floor, one thread | floor, two threads | Glob first / floor | floor / fd |\n|---|---|---|---|---|",
+    );
+    for (const row of floorRows) console.log(row);
   }
 }
 await stopWalkHelper();
