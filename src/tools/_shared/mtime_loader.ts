@@ -30,7 +30,7 @@ export interface MtimeItem {
   readonly name: string;
   /** The folder's node and the file's index in it. */
   readonly node: DirNode;
-  /** Index of the file in `node.files`. */
+  /** Index of the file in its node (see `DirNode.packedFiles`). */
   readonly k: number;
   /** mtime (ms), 0 when the file cannot be statted; NaN until loaded. */
   mtime: number;
@@ -148,7 +148,7 @@ export class MtimeLoader {
 function statInto(item: MtimeItem, mtime: number): void {
   item.mtime = mtime;
   const node = item.node;
-  (node.fileMtimes ??= new Float64Array(node.files.length).fill(NaN))[item.k] = mtime;
+  (node.fileMtimes ??= new Float64Array(node.fileCount).fill(NaN))[item.k] = mtime;
 }
 
 function statMtime(path: string): number {

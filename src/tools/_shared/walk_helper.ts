@@ -55,16 +55,20 @@ export interface WalkedFolder {
   rel: string;
   /** The listing, as {@link DirNode} has it. */
   readAt: number;
-  /** Regular files. */
-  files: readonly string[];
+  /** Regular files, as {@link DirNode.packedFiles}. */
+  packedFiles: string;
+  /** How many. */
+  fileCount: number;
   /** Subfolders. */
   dirs: readonly string[];
   /** Holds `.git`. */
   hasGit: boolean;
   /** Ignore files present. */
   ignoreFiles: readonly string[];
-  /** Indexes (in `files`) of the files that matched and are not ignored. */
+  /** Indexes (in `packedFiles`) of the files that matched and are not ignored. */
   hits: Uint32Array;
+  /** Their names. */
+  hitNames: string[];
   /** mtimes of the hits (NaN elsewhere). */
   mtimes?: Float64Array;
 }
@@ -271,7 +275,8 @@ function adopt(job: SharedWalkState, folders: WalkedFolder[], unreadable: string
   for (const f of folders) {
     const node: DirNode = {
       readAt: f.readAt,
-      files: f.files,
+      packedFiles: f.packedFiles,
+      fileCount: f.fileCount,
       dirs: f.dirs,
       hasGit: f.hasGit,
       ignoreFiles: f.ignoreFiles,
@@ -279,7 +284,7 @@ function adopt(job: SharedWalkState, folders: WalkedFolder[], unreadable: string
     };
     job.index.adopt(f.dir, node);
     job.trail?.add(f.dir, node);
-    for (const k of f.hits) job.onFile(f.rel, f.files[k], node, k, f.dir);
+    for (let j = 0; j < f.hits.length; j++) job.onFile(f.rel, f.hitNames[j], node, f.hits[j], f.dir);
   }
 }
 
@@ -331,7 +336,7 @@ export async function sharedWalk(
   // shared: each thread stats what it finds, so the stats are split as the folders are
   const onFile: WalkOptions["onFile"] = options.statKept
     ? (relDir, name, node, k, dir) => {
-      index.fileMtime(dir, node, k);
+      index.fileMtime(dir, node, k, name);
       return options.onFile(relDir, name, node, k, dir);
     }
     : options.onFile;

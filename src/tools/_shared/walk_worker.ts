@@ -42,11 +42,15 @@ function walkJob(job: WalkJob): void {
       if ((++visited & 63) === 0 && Atomics.load(claims, 1) !== 0) return;
       const frame = stack.pop()!;
       const hits: number[] = [];
+      const hitNames: string[] = [];
       index.visit(job.root, frame, {
         respectIgnore: job.respectIgnore,
         maxDepth: job.maxDepth,
         match: { test },
-        onFile: (_relDir, _name, _node, k) => void hits.push(k),
+        onFile: (_relDir, name, _node, k) => {
+          hits.push(k);
+          hitNames.push(name);
+        },
       }, stack);
       const node = index.peek(frame.dir);
       if (!node) {
@@ -54,16 +58,18 @@ function walkJob(job: WalkJob): void {
         continue;
       }
       index.drop(frame.dir); // handed on below: nothing to keep
-      for (const k of hits) index.fileMtime(frame.dir, node, k);
+      for (let j = 0; j < hits.length; j++) index.fileMtime(frame.dir, node, hits[j], hitNames[j]);
       folders.push({
         dir: frame.dir,
         rel: frame.rel,
         readAt: node.readAt,
-        files: node.files,
+        packedFiles: node.packedFiles,
+        fileCount: node.fileCount,
         dirs: node.dirs,
         hasGit: node.hasGit,
         ignoreFiles: node.ignoreFiles,
         hits: Uint32Array.from(hits),
+        hitNames,
         mtimes: node.fileMtimes,
       });
     }

@@ -4,7 +4,7 @@
 import { runTool } from "../../../src/registry/run_tool.ts";
 import { ToolRegistry } from "../../../src/registry/registry.ts";
 import { Session } from "../../../src/registry/session.ts";
-import { createGlobTool } from "../../../src/tools/glob.ts";
+import { createGlobTool, type GlobResult } from "../../../src/tools/glob.ts";
 import { startWalkHelper } from "../../../src/tools/_shared/walk_helper.ts";
 
 const root = Deno.args[0];
@@ -14,4 +14,10 @@ const registry = new ToolRegistry([createGlobTool({ globLimit: 1_000_000 })]);
 const r = await runTool(registry, { name: "Glob", input: { pattern: "**/*", path: root } }, {
   session: new Session({ roots: [root], outputDir: Deno.args[1] }),
 });
-console.log(JSON.stringify({ started: helper?.ready ?? false, ok: r.ok, numFiles: r.data?.numFiles }));
+console.log(
+  JSON.stringify({
+    started: helper?.ready ?? false,
+    ok: r.ok,
+    numFiles: (r.data as GlobResult | undefined)?.numFiles,
+  }),
+);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { FileIndex, WalkTrail } from "../../../src/tools/_shared/file_index.ts";
+import { FileIndex, filesOf, WalkTrail } from "../../../src/tools/_shared/file_index.ts";
 import { pastRacyWindow, tempWorkspace } from "../../_helpers/workspace.ts";
 
 /** Walks `root` from `prefix` into a new trail, as Glob does before remembering. */
@@ -61,5 +61,23 @@ Deno.test("FileIndex reads a dropped folder again and keeps the others", async (
   assert.equal(index.peek(`${t.dir}/a/x`), undefined);
   walked(index, t.dir);
   assert.equal(index.reads, reads + 1, "only the dropped folder is read again");
-  assert.deepEqual(index.peek(`${t.dir}/a/x`)?.files, ["f.txt"]);
+  assert.deepEqual(filesOf(index.peek(`${t.dir}/a/x`)!), ["f.txt"]);
+});
+
+Deno.test("FileIndex keeps every kind of file name through packing, and only regular files", async () => {
+  await using ws = await tempWorkspace();
+  const names = [" lead", "b c", "ü-ñ.txt", "new\nline", ".hidden", "back\\slash", "a".repeat(200), "x"];
+  for (const n of names) await ws.write(n, "x");
+  await Deno.mkdir(ws.path("sub"));
+  await Deno.symlink(ws.path("x"), ws.path("link"));
+  const node = new FileIndex().node(ws.dir)!;
+  assert.equal(node.fileCount, names.length);
+  assert.deepEqual(filesOf(node).sort(), [...names].sort());
+  assert.deepEqual(node.dirs, ["sub"]);
+  const seen: string[] = [];
+  assert.ok(
+    new FileIndex().walk(ws.dir, { onFile: (rel, name) => void seen.push(rel ? `${rel}/${name}` : name) }),
+  );
+  assert.deepEqual(seen.sort(), [...names].sort());
+  assert.deepEqual(filesOf(new FileIndex().node(ws.path("sub"))!), [], "an empty folder has no names");
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ToolRegistry } from "../../../src/registry/registry.ts";
 import { runTool } from "../../../src/registry/run_tool.ts";
-import { FileIndex } from "../../../src/tools/_shared/file_index.ts";
+import { FileIndex, filesOf } from "../../../src/tools/_shared/file_index.ts";
 import { type MtimeItem, MtimeLoader, WORKER_FROM } from "../../../src/tools/_shared/mtime_loader.ts";
 import { createGlobTool } from "../../../src/tools/glob.ts";
 import { tempWorkspace } from "../../_helpers/workspace.ts";
@@ -14,7 +14,13 @@ Deno.test("Mtimes loaded on the worker thread equal the files' own, and are cach
   }
   const index = new FileIndex();
   const node = index.node(ws.path("d"))!;
-  const items: MtimeItem[] = node.files.map((name, k) => ({ dir: ws.path("d"), name, node, k, mtime: NaN }));
+  const items: MtimeItem[] = filesOf(node).map((name, k) => ({
+    dir: ws.path("d"),
+    name,
+    node,
+    k,
+    mtime: NaN,
+  }));
   const loader = new MtimeLoader({ workerFrom: 1 }); // a worker from the first file, batches of one
   for (const item of items) loader.add(item);
   await loader.finish();
@@ -28,7 +34,7 @@ Deno.test("Mtimes loaded on the worker thread equal the files' own, and are cach
     dir: ws.path("d"),
     name: "f3.txt",
     node,
-    k: node.files.indexOf("f3.txt"),
+    k: filesOf(node).indexOf("f3.txt"),
     mtime: NaN,
   };
   const cached = new MtimeLoader({ workerFrom: Infinity });
