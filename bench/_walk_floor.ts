@@ -6,7 +6,7 @@
  * the generated one). Glob's first call does this work and more; the gap
  * between the two is what our own layer costs.
  *
- * Imported, it exports {@link walkFloor}; run as a worker, it walks for the
+ * Imported, it exports {@link FloorWalker}; run as a worker, it walks for the
  * thread that started it.
  *
  * @module
@@ -53,10 +53,11 @@ export class FloorWalker {
     const own = top.filter((e) => e.isFile && e.name.endsWith(suffix));
     for (const e of own) Deno.statSync(`${root}/${e.name}`);
     const job: FloorJob = { dirs, suffix, claims: new SharedArrayBuffer(4) };
-    const theirs = threads === 2
-      ? new Promise<number>((resolve) => this.#worker.once("message", resolve))
-      : Promise.resolve(0);
-    if (threads === 2) this.#worker.postMessage(job);
+    let theirs = Promise.resolve(0);
+    if (threads === 2) {
+      theirs = new Promise<number>((resolve) => this.#worker.once("message", resolve));
+      this.#worker.postMessage(job);
+    }
     const mine = walkClaimed(job);
     return own.length + mine + await theirs;
   }

@@ -47,9 +47,10 @@ function walkJob(job: WalkJob): void {
         respectIgnore: job.respectIgnore,
         maxDepth: job.maxDepth,
         match: { test },
-        onFile: (_relDir, name, _node, k) => {
+        onFile: (_relDir, name, node, k) => {
           hits.push(k);
           hitNames.push(name);
+          index.fileMtime(frame.dir, node, k, name);
         },
       }, stack);
       const node = index.peek(frame.dir);
@@ -58,7 +59,6 @@ function walkJob(job: WalkJob): void {
         continue;
       }
       index.drop(frame.dir); // handed on below: nothing to keep
-      for (let j = 0; j < hits.length; j++) index.fileMtime(frame.dir, node, hits[j], hitNames[j]);
       folders.push({
         dir: frame.dir,
         rel: frame.rel,
