@@ -129,6 +129,12 @@ Deno.test("server-filesystem: started with no folder, it works in the roots Padd
   assert.equal(manager.status()[0].state, "connected", manager.status()[0].error);
   assert.equal(rt.registry.require("mcp__fs__write_file").sideEffect, "Mutating");
   assert.equal(rt.registry.require("mcp__fs__read_text_file").sideEffect, "ReadOnly");
+  // the server asks for the roots after the handshake and applies them on its own time: wait until it has
+  for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline;) {
+    const listed = await rt.run("mcp__fs__list_allowed_directories", {});
+    if (listed.text.includes(ws.dir)) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 
   // default mode asks for Mutating calls; there is no approver, so the call is refused
   const refused = await rt.run("mcp__fs__write_file", { path: ws.path("a.txt"), content: "x" });
