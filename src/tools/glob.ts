@@ -4,9 +4,10 @@
  * session's warm file index, so later calls on an unchanged tree cost one
  * stat per folder. A call the index remembers (same folder, pattern and
  * options) only checks the folders its last walk read, and walks again when
- * one changed. A cold walk is shared with the walk helper thread when the
- * process started one (`walk_helper.ts`; `createRuntime` does with
- * `walkHelper: true`, as the CLI does).
+ * one changed. When the process started the walk helper thread
+ * (`walk_helper.ts`; `createRuntime` does with `walkHelper: true`, as the
+ * CLI does), a cold walk is shared with it, and so are the stats of a warm
+ * call.
  *
  * @module
  */
@@ -20,7 +21,7 @@ import { type MtimeItem, MtimeLoader } from "./_shared/mtime_loader.ts";
 import { NewestPaths } from "./_shared/newest.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
 import { type SearchToolOptions, sessionIndex } from "./_shared/search_options.ts";
-import { sharedWalk, type SharedWalkOptions } from "./_shared/walk_helper.ts";
+import { checkListings, sharedWalk, type SharedWalkOptions } from "./_shared/walk_helper.ts";
 
 /** Most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 100;
@@ -106,7 +107,8 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
       const index = sessionIndex(ctx.session);
       // the folders the result depends on are in the index's memo; the key names the rest
       const key = `Glob\0${pattern}\0${respectIgnore}\0${limit}`;
-      const recalled = index.recall<Listed>(key, root.real);
+      const share = options.shareWalks !== false;
+      const recalled = index.recall<Listed>(key, root.real, share ? checkListings() : undefined);
       let listed: Listed;
       if (recalled.hit) listed = recalled.value;
       else {
@@ -115,7 +117,7 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
           pattern,
           matcher,
           limit,
-          helper: options.shareWalks === false ? null : undefined,
+          helper: share ? undefined : null,
           respectIgnore,
           signal: ctx.signal,
           trail,

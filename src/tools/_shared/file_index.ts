@@ -25,11 +25,15 @@
  * files (see `ignore.ts`) unless told not to.
  *
  * A folder's file names are kept as one string ({@link DirNode.packedFiles}),
- * split again only when a later walk matches them: the index of a 200k-file
- * tree then takes 9.6 MB of heap instead of 16.3 MB, and the garbage
- * collector, which copies what the index keeps while it is young, spent a
- * quarter less time on a first walk (a later walk with a new pattern pays
- * the split, ~5% more there).
+ * split only when a later walk matches them, and kept split from then on:
+ * the index a first walk of a 200k-file tree leaves takes 9.6 MB of heap
+ * instead of 16.3 MB, and the garbage collector, which copies what the index
+ * keeps while it is young, spent a quarter less time on that walk. The
+ * second walk with a new pattern pays the split once.
+ *
+ * The stats of a warm walk can be shared with another thread: {@link FileIndex.recall}
+ * and {@link FileIndex.checkAhead} take a {@link ListingCheck} (`walk_helper.ts`
+ * has the one that uses the walk helper thread).
  *
  * @module
  */
@@ -69,6 +73,8 @@ export interface DirNode {
   readonly fileCount: number;
   /** Subfolders (symlinks left out). */
   readonly dirs: readonly string[];
+  /** The file names split from {@link packedFiles}, kept from the first walk that split them. */
+  files?: readonly string[];
   /** File mtimes (ms), made and filled on demand; NaN when not known yet. */
   fileMtimes?: Float64Array;
   /** Whether the folder holds `.git` (the root of a repository). */
@@ -181,6 +187,69 @@ export type Recalled<T> =
   };
 
 /**
+ * Checks, on more than one thread, whether the folders of the first `count`
+ * listings are unchanged since they were read: see {@link ListingChecks} and
+ * `walk_helper.ts`'s `checkListings`. Returns one status per listing:
+ * {@link LISTING_UNCHANGED}, {@link LISTING_CHANGED}, or 0 where no thread
+ * got to it (the caller checks those itself).
+ */
+export type ListingCheck = (dirs: readonly string[], nodes: readonly DirNode[], count: number) => Uint8Array;
+
+/** Status of a listing whose folder (and ignore files) did not change. */
+export const LISTING_UNCHANGED = 1;
+/** Status of a listing whose folder (or an ignore file in it) changed, or cannot be statted. */
+export const LISTING_CHANGED = 2;
+
+/**
+ * The folder checks of one {@link ListingCheck}, as shared between threads:
+ * each thread claims {@link ListingChecks.chunk} listings at a time from
+ * `ctrl[0]` and writes their statuses, all of them even after a change (the
+ * walk that follows a change needs them); the helper counts the chunks it
+ * claimed and finished in `ctrl[1]` and `ctrl[2]` (see {@link checkClaimed}).
+ */
+export interface ListingChecks {
+  /** Absolute folders. */
+  dirs: readonly string[];
+  /** For each, the time before which its folder must have last changed (ms). */
+  limits: Float64Array;
+  /** Ignore files to check beside the folder, by index (most folders have none). */
+  ignoreFiles: ReadonlyMap<number, readonly string[]>;
+  /** Listings per claim. */
+  chunk: number;
+  /** Int32 [next chunk, chunks the helper claimed, chunks the helper finished]. */
+  ctrl: SharedArrayBuffer;
+  /** Uint8 status per listing. */
+  status: SharedArrayBuffer;
+}
+
+/**
+ * Checks the listings this thread claims (see {@link ListingChecks}) until
+ * none is left; `helper` counts its chunks for the thread that waits on it.
+ */
+export function checkClaimed(job: ListingChecks, helper: boolean): void {
+  const ctrl = new Int32Array(job.ctrl);
+  const status = new Uint8Array(job.status);
+  const { dirs, limits, ignoreFiles, chunk } = job;
+  for (;;) {
+    const from = Atomics.add(ctrl, 0, 1) * chunk;
+    if (from >= dirs.length) return;
+    if (helper) Atomics.add(ctrl, 1, 1);
+    const to = Math.min(from + chunk, dirs.length);
+    for (let i = from; i < to; i++) {
+      const dir = dirs[i];
+      const limit = limits[i];
+      const changed = !(changeTime(dir) < limit) ||
+        (ignoreFiles.get(i)?.some((name) => !(changeTime(`${dir}/${name}`) < limit)) ?? false);
+      Atomics.store(status, i, changed ? LISTING_CHANGED : LISTING_UNCHANGED);
+    }
+    if (helper) {
+      Atomics.add(ctrl, 2, 1);
+      Atomics.notify(ctrl, 2);
+    }
+  }
+}
+
+/**
  * Folder listings cached across walks.
  *
  * @example
@@ -231,7 +300,7 @@ export class FileIndex {
   /** The file names of `node`, from the read that made it when that was the last one. */
   #filesOf(node: DirNode): readonly string[] {
     const read = this.#justRead;
-    if (read?.node !== node) return filesOf(node);
+    if (read?.node !== node) return node.files ??= filesOf(node);
     this.#justRead = undefined;
     return read.files;
   }
@@ -397,6 +466,49 @@ export class FileIndex {
   }
 
   /**
+   * Checks ahead of a warm walk from `start`, with `check` (which may share
+   * the stats with another thread), the listings the walk would use if
+   * nothing had changed: followed through the index without a stat, down to
+   * `maxDepth`. Returns the listings found unchanged (with those in `fresh`),
+   * to pass as {@link WalkOptions.fresh}; the walk then stats only the rest.
+   * Undefined when fewer than `from` listings would be checked.
+   */
+  checkAhead(
+    start: WalkFrame,
+    check: ListingCheck,
+    options: { maxDepth?: number; fresh?: ReadonlySet<DirNode>; from: number },
+  ): ReadonlySet<DirNode> | undefined {
+    const { fresh, from } = options;
+    const maxDepth = options.maxDepth ?? Infinity;
+    const dirs: string[] = [];
+    const nodes: DirNode[] = [];
+    const stack: string[] = [start.dir];
+    const depths: number[] = [start.depth];
+    while (stack.length) {
+      const dir = stack.pop()!;
+      const depth = depths.pop()!;
+      const node = this.#nodes.get(dir);
+      if (!node) continue;
+      if (!fresh?.has(node)) {
+        dirs.push(dir);
+        nodes.push(node);
+      }
+      if (depth >= maxDepth) continue;
+      // the subfolders the last walk went on to, else all of them: a guess either way, as the walk decides
+      const kids = node.kids?.abs ?? node.dirs.filter((d) => d !== ".git").map((d) => `${dir}/${d}`);
+      for (const kid of kids) {
+        stack.push(kid);
+        depths.push(depth + 1);
+      }
+    }
+    if (dirs.length < from) return undefined;
+    const status = check(dirs, nodes, dirs.length);
+    const checked = new Set<DirNode>(fresh);
+    for (let i = 0; i < nodes.length; i++) if (status[i] === LISTING_UNCHANGED) checked.add(nodes[i]);
+    return checked;
+  }
+
+  /**
    * Takes a folder listing read elsewhere (a helper thread) as if read here,
    * with the mtimes known for some of its files (NaN for the others).
    */
@@ -431,17 +543,34 @@ export class FileIndex {
    * the same result. Otherwise the listings found unchanged so far, for the
    * walk that must run instead.
    */
-  recall<T>(key: string, root: string): Recalled<T> {
+  recall<T>(key: string, root: string, check?: ListingCheck): Recalled<T> {
     const k = `${root}\0${key}`;
     const memo = this.#memos.get(k);
     if (!memo) return { hit: false, fresh: new Set() };
     const { dirs, nodes, above } = memo.trail;
     const rulesAbove = above === undefined || this.#ancestors(root) === above;
     let i = 0;
-    while (rulesAbove && i < dirs.length && this.node(dirs[i]) === nodes[i]) i++;
+    let fresh: Set<DirNode> | undefined; // listings checked in this call
+    if (rulesAbove && check) {
+      // the leading listings the index still holds go to the shared check; the rest, and
+      // whatever it did not find unchanged, are checked below as without it
+      let count = 0;
+      while (
+        count < dirs.length && nodes[count] !== undefined && this.#nodes.get(dirs[count]) === nodes[count]
+      ) {
+        count++;
+      }
+      const status = count > 0 ? check(dirs, nodes as readonly DirNode[], count) : new Uint8Array(0);
+      while (i < count && status[i] === LISTING_UNCHANGED) i++;
+      if (i < count) {
+        fresh = new Set();
+        for (let j = i + 1; j < count; j++) if (status[j] === LISTING_UNCHANGED) fresh.add(nodes[j]!);
+      }
+    }
+    while (rulesAbove && i < dirs.length && this.node(dirs[i], fresh) === nodes[i]) i++;
     if (!rulesAbove || i < dirs.length) {
       this.#forget(k);
-      const fresh = new Set<DirNode>(); // the listings checked before the change
+      fresh ??= new Set<DirNode>();
       for (let j = 0; j < i; j++) if (nodes[j]) fresh.add(nodes[j]!);
       return { hit: false, fresh };
     }

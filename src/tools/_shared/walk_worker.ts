@@ -10,13 +10,22 @@
  * @module
  */
 import { parentPort } from "node:worker_threads";
-import { FileIndex, type WalkFrame } from "./file_index.ts";
+import { checkClaimed, FileIndex, type WalkFrame } from "./file_index.ts";
 import { globMatcher } from "./glob_match.ts";
-import type { WalkedFolder, WalkJob, WalkReply } from "./walk_helper.ts";
+import type { CheckJob, WalkedFolder, WalkJob, WalkReply } from "./walk_helper.ts";
 
 const port = parentPort!;
 
-port.on("message", (job: WalkJob) => {
+port.on("message", (job: WalkJob | CheckJob) => {
+  if (job.kind === "check") {
+    // answered through the job's shared buffers; nothing to post
+    try {
+      checkClaimed(job, true);
+    } catch {
+      // what the helper did not mark, the main thread checks itself
+    }
+    return;
+  }
   try {
     walkJob(job);
   } catch (err) {

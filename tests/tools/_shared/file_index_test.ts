@@ -81,3 +81,28 @@ Deno.test("FileIndex keeps every kind of file name through packing, and only reg
   assert.deepEqual(seen.sort(), [...names].sort());
   assert.deepEqual(filesOf(new FileIndex().node(ws.path("sub"))!), [], "an empty folder has no names");
 });
+
+Deno.test("FileIndex walks with the names it split once, and takes a changed folder's names afresh", async () => {
+  await using ws = await tempWorkspace();
+  for (const n of ["a.ts", "b.ts", "c.js", "sub/d.ts"]) await ws.write(n, "x");
+  await pastRacyWindow();
+  const index = new FileIndex();
+  const names = () => {
+    const seen: string[] = [];
+    const ok = index.walk(ws.dir, {
+      onFile(rel, name, node, k) {
+        assert.equal(filesOf(node)[k], name, "the index of a file names it in its listing");
+        seen.push(rel ? `${rel}/${name}` : name);
+      },
+    });
+    assert.ok(ok);
+    return seen.sort();
+  };
+  assert.deepEqual(names(), ["a.ts", "b.ts", "c.js", "sub/d.ts"]); // first walk: names as read
+  assert.deepEqual(names(), ["a.ts", "b.ts", "c.js", "sub/d.ts"]); // warm: split once and kept
+  assert.deepEqual(names(), ["a.ts", "b.ts", "c.js", "sub/d.ts"]);
+  await Deno.rename(ws.path("a.ts"), ws.path("z.ts"));
+  await ws.write("sub/e.ts", "x");
+  assert.deepEqual(names(), ["b.ts", "c.js", "sub/d.ts", "sub/e.ts", "z.ts"]);
+  assert.deepEqual(names(), ["b.ts", "c.js", "sub/d.ts", "sub/e.ts", "z.ts"]);
+});

@@ -7,6 +7,8 @@ import { createGlobTool, type GlobResult } from "../../../src/tools/glob.ts";
 import { FileIndex, WalkTrail } from "../../../src/tools/_shared/file_index.ts";
 import { sessionIndex } from "../../../src/tools/_shared/search_options.ts";
 import {
+  type CheckHelper,
+  checkListings,
   searchWorkerFiles,
   sharedWalk,
   startWalkHelper,
@@ -156,6 +158,93 @@ Deno.test("Glob's memory of a shared first walk covers the folders the helper re
       assert.equal(after.length, before.length + 1);
     }
   });
+});
+
+/** Walks `root` (past the racy window of the last change) into a trail on `index`, remembered under "k". */
+async function remembered(index: FileIndex, root: string): Promise<WalkTrail> {
+  await pastRacyWindow();
+  const trail = new WalkTrail();
+  assert.ok(index.walk(root, { trail, onFile: () => {} }));
+  index.remember("k", root, trail, "answer");
+  return trail;
+}
+
+Deno.test("A warm check shared with the helper sees a change in any folder, whichever thread checks it", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  await withHelper(async (helper) => {
+    const index = new FileIndex();
+    const trail = await remembered(index, root);
+    assert.ok(trail.dirs.length >= 256, `${trail.dirs.length} folders: enough to share`);
+    for (let attempt = 0; attempt < 5 && helper.chunksChecked === 0; attempt++) {
+      assert.equal(index.recall("k", root, checkListings(helper)).hit, true);
+    }
+    assert.ok(helper.chunksChecked > 0, "the helper checked some folders");
+    // the first folder, one in the middle, the last: a new file in any of them is a miss
+    const n = trail.dirs.length;
+    for (const at of [0, n >> 1, n - 1]) {
+      const dir = trail.dirs[at];
+      await Deno.writeTextFile(`${dir}/late.ts`, "x");
+      const missed = index.recall("k", root, checkListings(helper));
+      assert.equal(missed.hit, false, dir);
+      assert.ok(!missed.hit && !missed.fresh.has(trail.nodes[at]!), "a changed listing is not fresh");
+      await remembered(index, root);
+    }
+    // an ignore file edited in place changes no folder, and is still seen
+    const ignoreFile = ws.path("tree/p7/.gitignore");
+    assert.ok(trail.dirs.includes(ws.path("tree/p7")));
+    await Deno.writeTextFile(ignoreFile, "*.ts\n");
+    assert.equal(index.recall("k", root, checkListings(helper)).hit, false);
+  });
+});
+
+Deno.test("A warm walk for a new pattern, its folders checked ahead on both threads, sees every change", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  await withHelper(async (helper) => {
+    const session = new Session({ roots: [root] });
+    await glob(root, "**/*.ts", shared, session);
+    await pastRacyWindow();
+    await glob(root, "**/*.js", shared, session); // the listings read again past the window are trusted
+    for (let p = 0; p < 90; p += 4) {
+      await ws.write(`tree/p${p}/m2/new.ts`, "x");
+      await Deno.remove(ws.path(`tree/p${p}/m0/a1.ts`));
+      await Deno.rename(ws.path(`tree/p${p}/m1/a2.ts`), ws.path(`tree/p${p}/m1/moved.ts`));
+    }
+    const before = helper.chunksChecked;
+    for (const pattern of ["**/{*.ts,none}", "p*/**/*.ts", "**/m1/*"]) {
+      const warm = await glob(root, pattern, shared, session);
+      assert.deepEqual(warm.filenames, (await glob(root, pattern, solo)).filenames, pattern);
+    }
+    // the race for chunks is real, but in a few more walks the idle helper takes some
+    for (let n = 0; n < 5 && helper.chunksChecked === before; n++) {
+      await glob(root, `**/{*.ts,none${n}}`, shared, session);
+    }
+    assert.ok(helper.chunksChecked > before, "the helper checked folders ahead of the walks");
+  });
+});
+
+Deno.test("A helper that claims folders and never checks them delays a warm check but hides no change", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  // it takes the first chunk of every check and then does nothing
+  const stuck: CheckHelper = {
+    ready: true,
+    chunksChecked: 0,
+    postCheck(job) {
+      const ctrl = new Int32Array(job.ctrl);
+      Atomics.add(ctrl, 0, 1);
+      Atomics.add(ctrl, 1, 1);
+    },
+  };
+  const index = new FileIndex();
+  const trail = await remembered(index, root);
+  assert.equal(index.recall("k", root, checkListings(stuck)).hit, true);
+  const dir = trail.dirs[5]; // in the chunk the helper took
+  await Deno.writeTextFile(`${dir}/late.ts`, "x");
+  const missed = index.recall("k", root, checkListings(stuck));
+  assert.equal(missed.hit, false);
+  assert.ok(!missed.hit && missed.fresh.has(trail.nodes[4]!) && !missed.fresh.has(trail.nodes[5]!));
 });
 
 Deno.test("The trail of a shared walk names every folder it read, on either thread", async () => {
