@@ -191,9 +191,14 @@ export type Recalled<T> =
  * listings are unchanged since they were read: see {@link ListingChecks} and
  * `walk_helper.ts`'s `checkListings`. Returns one status per listing:
  * {@link LISTING_UNCHANGED}, {@link LISTING_CHANGED}, or 0 where no thread
- * got to it (the caller checks those itself).
+ * got to it (the caller checks those itself); undefined when too few to
+ * share, and the caller checks them all as it would without.
  */
-export type ListingCheck = (dirs: readonly string[], nodes: readonly DirNode[], count: number) => Uint8Array;
+export type ListingCheck = (
+  dirs: readonly string[],
+  nodes: readonly DirNode[],
+  count: number,
+) => Uint8Array | undefined;
 
 /** Status of a listing whose folder (and ignore files) did not change. */
 export const LISTING_UNCHANGED = 1;
@@ -210,8 +215,8 @@ export const LISTING_CHANGED = 2;
 export interface ListingChecks {
   /** Absolute folders. */
   dirs: readonly string[];
-  /** For each, the time before which its folder must have last changed (ms). */
-  limits: Float64Array;
+  /** When each listing was read (ms since the epoch, as {@link DirNode.readAt}). */
+  readAt: Float64Array;
   /** Ignore files to check beside the folder, by index (most folders have none). */
   ignoreFiles: ReadonlyMap<number, readonly string[]>;
   /** Listings per claim. */
@@ -229,18 +234,15 @@ export interface ListingChecks {
 export function checkClaimed(job: ListingChecks, helper: boolean): void {
   const ctrl = new Int32Array(job.ctrl);
   const status = new Uint8Array(job.status);
-  const { dirs, limits, ignoreFiles, chunk } = job;
+  const { dirs, readAt, ignoreFiles, chunk } = job;
   for (;;) {
     const from = Atomics.add(ctrl, 0, 1) * chunk;
     if (from >= dirs.length) return;
     if (helper) Atomics.add(ctrl, 1, 1);
     const to = Math.min(from + chunk, dirs.length);
     for (let i = from; i < to; i++) {
-      const dir = dirs[i];
-      const limit = limits[i];
-      const changed = !(changeTime(dir) < limit) ||
-        (ignoreFiles.get(i)?.some((name) => !(changeTime(`${dir}/${name}`) < limit)) ?? false);
-      Atomics.store(status, i, changed ? LISTING_CHANGED : LISTING_UNCHANGED);
+      const same = unchangedSince(dirs[i], readAt[i], ignoreFiles.get(i) ?? NO_NAMES);
+      Atomics.store(status, i, same ? LISTING_UNCHANGED : LISTING_CHANGED);
     }
     if (helper) {
       Atomics.add(ctrl, 2, 1);
@@ -471,14 +473,14 @@ export class FileIndex {
    * nothing had changed: followed through the index without a stat, down to
    * `maxDepth`. Returns the listings found unchanged (with those in `fresh`),
    * to pass as {@link WalkOptions.fresh}; the walk then stats only the rest.
-   * Undefined when fewer than `from` listings would be checked.
+   * Undefined when `check` declined (too few to share).
    */
   checkAhead(
     start: WalkFrame,
     check: ListingCheck,
-    options: { maxDepth?: number; fresh?: ReadonlySet<DirNode>; from: number },
+    options: { maxDepth?: number; fresh?: ReadonlySet<DirNode> } = {},
   ): ReadonlySet<DirNode> | undefined {
-    const { fresh, from } = options;
+    const { fresh } = options;
     const maxDepth = options.maxDepth ?? Infinity;
     const dirs: string[] = [];
     const nodes: DirNode[] = [];
@@ -501,8 +503,8 @@ export class FileIndex {
         depths.push(depth + 1);
       }
     }
-    if (dirs.length < from) return undefined;
     const status = check(dirs, nodes, dirs.length);
+    if (!status) return undefined;
     const checked = new Set<DirNode>(fresh);
     for (let i = 0; i < nodes.length; i++) if (status[i] === LISTING_UNCHANGED) checked.add(nodes[i]);
     return checked;
@@ -560,11 +562,11 @@ export class FileIndex {
       ) {
         count++;
       }
-      const status = count > 0 ? check(dirs, nodes as readonly DirNode[], count) : new Uint8Array(0);
-      while (i < count && status[i] === LISTING_UNCHANGED) i++;
-      if (i < count) {
+      const status = check(dirs, nodes as readonly DirNode[], count) ?? NO_STATUS;
+      while (i < status.length && status[i] === LISTING_UNCHANGED) i++;
+      if (i < status.length) {
         fresh = new Set();
-        for (let j = i + 1; j < count; j++) if (status[j] === LISTING_UNCHANGED) fresh.add(nodes[j]!);
+        for (let j = i + 1; j < status.length; j++) if (status[j] === LISTING_UNCHANGED) fresh.add(nodes[j]!);
       }
     }
     while (rulesAbove && i < dirs.length && this.node(dirs[i], fresh) === nodes[i]) i++;
@@ -631,6 +633,8 @@ export class FileIndex {
 }
 
 const NO_HITS: readonly number[] = [];
+const NO_NAMES: readonly string[] = [];
+const NO_STATUS = new Uint8Array(0);
 
 function sameChain(a: readonly IgnoreLayer[], b: readonly IgnoreLayer[]): boolean {
   if (a === b) return true;
@@ -705,9 +709,14 @@ const GIT_EXCLUDE = ".git/info/exclude";
 
 /** Whether the folder (and its ignore files) changed since the node was read. */
 function unchanged(dir: string, node: DirNode): boolean {
-  const limit = node.readAt - RACY_WINDOW_MS;
+  return unchangedSince(dir, node.readAt, node.ignoreFiles);
+}
+
+/** Whether the folder (and the named ignore files in it) changed since `readAt`, the racy window aside. */
+function unchangedSince(dir: string, readAt: number, ignoreFiles: readonly string[]): boolean {
+  const limit = readAt - RACY_WINDOW_MS;
   if (!(changeTime(dir) < limit)) return false;
-  for (const name of node.ignoreFiles) if (!(changeTime(join(dir, name)) < limit)) return false;
+  for (const name of ignoreFiles) if (!(changeTime(join(dir, name)) < limit)) return false;
   return true;
 }
 

@@ -29,7 +29,6 @@ import {
   type FileIndex,
   type ListingCheck,
   type ListingChecks,
-  RACY_WINDOW_MS,
   type WalkFrame,
   type WalkOptions,
 } from "./file_index.ts";
@@ -315,19 +314,21 @@ export class WalkHelper implements CheckHelper {
 }
 
 /**
- * A {@link ListingCheck} for `FileIndex.recall` that stats the folders on
- * this thread and the helper thread at once: a warm Glob call is one stat per
- * folder its last walk read, and the stats are all its work. Each thread
- * claims chunks of folders from a shared counter; this one then waits (at
- * most {@link CHECK_WAIT_MS}) for a chunk the helper is still on, and
- * `recall` checks anything left without a status itself, so a busy, slow or
- * stopped helper costs no more than checking alone. Fewer than
- * {@link SHARE_CHECK_FROM} folders, or no ready helper: checked here only.
+ * A {@link ListingCheck} that stats the folders on this thread and the
+ * helper thread at once: a warm Glob call is one stat per folder its last
+ * walk read, and the stats are all its work. Each thread claims chunks of
+ * folders from a shared counter; this one then waits (at most
+ * {@link CHECK_WAIT_MS}) for a chunk the helper is still on, and the caller
+ * checks anything left without a status itself, so a busy, slow or stopped
+ * helper costs no more than checking alone. It declines fewer than
+ * {@link SHARE_CHECK_FROM} folders, or any while the helper is not ready;
+ * undefined without a helper.
  *
  * @example
  * ```ts
  * import { FileIndex, WalkTrail } from "./file_index.ts";
- * import { checkListings } from "./walk_helper.ts";
+ * import { checkListings, startWalkHelper, stopWalkHelper } from "./walk_helper.ts";
+ * await startWalkHelper()?.whenReady;
  * const dir = Deno.makeTempDirSync();
  * const index = new FileIndex();
  * const trail = new WalkTrail();
@@ -336,42 +337,42 @@ export class WalkHelper implements CheckHelper {
  * index.remember("k", dir, trail, "answer");
  * console.assert(index.recall("k", dir, checkListings()).hit);
  * Deno.removeSync(dir, { recursive: true });
+ * await stopWalkHelper();
  * ```
  */
-export function checkListings(helper: CheckHelper | undefined = walkHelper()): ListingCheck {
+export function checkListings(helper: CheckHelper | undefined = walkHelper()): ListingCheck | undefined {
+  if (!helper) return undefined;
   return (dirs, nodes, count) => {
-    const limits = new Float64Array(count);
+    if (count < SHARE_CHECK_FROM || !helper.ready) return undefined;
+    const readAt = new Float64Array(count);
     const ignoreFiles = new Map<number, readonly string[]>();
     for (let i = 0; i < count; i++) {
       const node = nodes[i];
-      limits[i] = node.readAt - RACY_WINDOW_MS;
+      readAt[i] = node.readAt;
       if (node.ignoreFiles.length) ignoreFiles.set(i, node.ignoreFiles);
     }
     const job: CheckJob = {
       kind: "check",
       dirs: count === dirs.length ? dirs : dirs.slice(0, count),
-      limits,
+      readAt,
       ignoreFiles,
       chunk: CHECK_CHUNK,
       ctrl: new SharedArrayBuffer(12),
       status: new SharedArrayBuffer(count),
     };
-    const shared = count >= SHARE_CHECK_FROM && helper?.ready === true;
-    if (shared) helper.postCheck(job);
+    helper.postCheck(job);
     checkClaimed(job, false);
-    if (shared) {
-      // the helper may still be on a chunk it claimed: wait for it, up to a limit
-      const ctrl = new Int32Array(job.ctrl);
-      const until = performance.now() + CHECK_WAIT_MS;
-      for (;;) {
-        const finished = Atomics.load(ctrl, 2);
-        if (finished >= Atomics.load(ctrl, 1)) break;
-        const left = until - performance.now();
-        if (left <= 0) break;
-        Atomics.wait(ctrl, 2, finished, left);
-      }
-      helper.chunksChecked += Atomics.load(ctrl, 2);
+    // the helper may still be on a chunk it claimed: wait for it, up to a limit
+    const ctrl = new Int32Array(job.ctrl);
+    const until = performance.now() + CHECK_WAIT_MS;
+    for (;;) {
+      const finished = Atomics.load(ctrl, 2);
+      if (finished >= Atomics.load(ctrl, 1)) break;
+      const left = until - performance.now();
+      if (left <= 0) break;
+      Atomics.wait(ctrl, 2, finished, left);
     }
+    helper.chunksChecked += Atomics.load(ctrl, 2);
     return new Uint8Array(job.status);
   };
 }
@@ -429,11 +430,8 @@ export async function sharedWalk(
   // warm: the index is faster alone (from the start frame found above: its folders are statted once),
   // with the folders it knows checked ahead on both threads
   if (index.peek(start.dir)) {
-    const fresh = index.checkAhead(start, checkListings(helper), {
-      maxDepth: options.maxDepth,
-      fresh: options.fresh,
-      from: SHARE_CHECK_FROM,
-    });
+    const check = checkListings(helper)!;
+    const fresh = index.checkAhead(start, check, { maxDepth: options.maxDepth, fresh: options.fresh });
     return await walkHere(start, fresh ? { ...options, fresh } : options);
   }
   // breadth-first until there is enough to share
