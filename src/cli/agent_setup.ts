@@ -123,6 +123,8 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
     approver,
     env,
     modelHost: modelHost(config.baseUrl),
+    // the first tool call comes after a model turn: index the workspace for Glob meanwhile
+    indexAhead: true,
     tools: builtinTools({ ...toolOptions, interaction: terminalInteraction(io), web, agent }),
   });
   const runtime = ref.runtime = started.runtime;

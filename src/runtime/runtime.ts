@@ -22,6 +22,7 @@ import { defaultOutputRoot, Session } from "../registry/session.ts";
 import { type BuiltinToolOptions, builtinTools } from "../tools/builtin.ts";
 import { defaultLedgerDir, reapOrphanedTasks } from "../tasks/ledger.ts";
 import { searchWorkerFiles, startWalkHelper } from "../tools/_shared/walk_helper.ts";
+import { indexAhead } from "../tools/_shared/index_ahead.ts";
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
@@ -76,6 +77,13 @@ export interface RuntimeOptions {
    * walk of a tree runs on two cores (`startWalkHelper`). Default false.
    */
   walkHelper?: boolean;
+  /**
+   * With `walkHelper`, index the workspace (the first root) on the helper
+   * thread once it is ready, so Glob's first call finds the index warm; the
+   * walk is dropped if Glob is called before it ends (`indexAhead`). For an
+   * agent, whose first call comes after a model turn. Default false.
+   */
+  indexAhead?: boolean;
 }
 
 /** A registry, a session and run options bound together. */
@@ -127,7 +135,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const registry = new ToolRegistry(all.filter((t) => !exclude.has(t.name)));
   registry.allow(...(options.allowedTools ?? []));
   const globOn = () => registry.enabled().some((t) => t.name === "Glob");
-  if (options.walkHelper && globOn()) startWalkHelper();
+  if (options.walkHelper && globOn()) {
+    const helper = startWalkHelper();
+    if (options.indexAhead && helper) {
+      let closed = false;
+      session.addCleanup(() => void (closed = true));
+      const respectIgnore = toolOptions?.search?.respectGitignore;
+      helper.whenReady.then(() => closed || indexAhead(session, { respectIgnore }));
+    }
+  }
   const runOptions: RunOptions = {
     session,
     rules: options.rules,

@@ -21,7 +21,8 @@ import { type MtimeItem, MtimeLoader } from "./_shared/mtime_loader.ts";
 import { NewestPaths } from "./_shared/newest.ts";
 import { resolveSafePath } from "./_shared/paths.ts";
 import { type SearchToolOptions, sessionIndex } from "./_shared/search_options.ts";
-import { checkListings, sharedWalk, type SharedWalkOptions } from "./_shared/walk_helper.ts";
+import { settleIndexAhead } from "./_shared/index_ahead.ts";
+import { checkListings, sharedWalk, type SharedWalkOptions, shareMtimes } from "./_shared/walk_helper.ts";
 
 /** Most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 100;
@@ -104,6 +105,8 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
         );
       }
       const respectIgnore = options.respectGitignore ?? true;
+      // a walk made ahead that has not finished is dropped: this call walks as it would have without one
+      await settleIndexAhead(ctx.session);
       const index = sessionIndex(ctx.session);
       // the folders the result depends on are in the index's memo; the key names the rest
       const key = `Glob\0${pattern}\0${respectIgnore}\0${limit}`;
@@ -162,7 +165,9 @@ async function walk(
   const { pattern, matcher, limit, ...rest } = opts;
   const top = new NewestPaths(limit);
   const unknown: Array<Found> = []; // matches whose mtime is not in the index yet
-  const mtimes = new MtimeLoader();
+  // with the helper thread ready, the stats a warm walk leaves are shared with it (no thread to start)
+  const share = opts.helper === null ? undefined : shareMtimes(opts.helper);
+  const mtimes = new MtimeLoader({ share });
   const done = await sharedWalk(index, root, {
     ...rest,
     prefix: splitLiteralPrefix(pattern).prefix,

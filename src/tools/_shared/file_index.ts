@@ -519,6 +519,26 @@ export class FileIndex {
     this.reads++;
   }
 
+  /**
+   * Takes the listings `other` read that this index lacks (listings are
+   * revalidated on use, so any read is as good as this index's own); returns
+   * how many it took.
+   */
+  absorb(other: FileIndex): number {
+    let taken = 0;
+    for (const [dir, node] of other.#nodes) {
+      if (this.#nodes.has(dir)) continue;
+      this.#nodes.set(dir, node);
+      taken++;
+    }
+    return taken;
+  }
+
+  /** Folders in the index. */
+  get size(): number {
+    return this.#nodes.size;
+  }
+
   #memos = new Map<string, { trail: WalkTrail; value: unknown }>();
   #memoFolders = 0;
 

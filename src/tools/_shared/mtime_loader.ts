@@ -7,14 +7,17 @@
  * third of a first call; a worker costs ~35 ms to start, so small walks never
  * start one. When the walk ends, this thread takes the worker's batches from
  * the back until the worker's answers cover the rest, so a slow (or busy, or
- * failed) worker costs no more than statting here.
+ * failed) worker costs no more than statting here. When the process's walk
+ * helper thread is ready, no worker is started: the stats left at the end
+ * are shared with the helper instead (`shareMtimes` in `walk_helper.ts`).
  *
  * @module
  */
 import { setImmediate } from "node:timers";
 import { fileURLToPath } from "node:url";
 import type { DirNode } from "./file_index.ts";
-import { mayRead } from "./walk_helper.ts";
+import { mayRead, type MtimeStatter } from "./walk_helper.ts";
+import { mtimeOf } from "./stat_claims.ts";
 
 /** Matches still to stat before a walk starts a worker thread for them. */
 export const WORKER_FROM = 4096;
@@ -61,10 +64,16 @@ export class MtimeLoader {
   #sent = new Map<number, MtimeItem[]>();
   #nextId = 0;
   #workerFrom: number;
+  #share: MtimeStatter | undefined;
 
-  /** `workerFrom`: matches still to stat before a worker starts (default {@link WORKER_FROM}; Infinity for none). */
-  constructor(options: { workerFrom?: number } = {}) {
-    this.#workerFrom = options.workerFrom ?? WORKER_FROM;
+  /**
+   * `workerFrom`: matches still to stat before a worker starts (default
+   * {@link WORKER_FROM}; Infinity for none); `share`: stats the matches left
+   * at the end with another thread (or declines), and no worker is started.
+   */
+  constructor(options: { workerFrom?: number; share?: MtimeStatter } = {}) {
+    this.#share = options.share;
+    this.#workerFrom = options.share ? Infinity : options.workerFrom ?? WORKER_FROM;
   }
 
   /** Takes the mtime from the node's cache, or queues the file to be statted. */
@@ -88,7 +97,12 @@ export class MtimeLoader {
    */
   async finish(): Promise<void> {
     try {
-      for (const item of this.#pending) statInto(item, statMtime(`${item.dir}/${item.name}`));
+      const pending = this.#pending;
+      const shared = pending.length
+        ? this.#share?.(pending.map((item) => `${item.dir}/${item.name}`))
+        : undefined;
+      if (shared) { for (let i = 0; i < pending.length; i++) statInto(pending[i], shared[i]); }
+      else for (const item of pending) statInto(item, mtimeOf(`${item.dir}/${item.name}`));
       this.#pending = [];
       while (this.#sent.size > 0) {
         await new Promise((resolve) => setImmediate(resolve)); // lets the worker's answers in
@@ -97,7 +111,7 @@ export class MtimeLoader {
         if (last === undefined) break;
         const batch = this.#sent.get(last)!;
         this.#sent.delete(last);
-        for (const item of batch) statInto(item, statMtime(`${item.dir}/${item.name}`));
+        for (const item of batch) statInto(item, mtimeOf(`${item.dir}/${item.name}`));
       }
     } finally {
       this.stop();
@@ -149,12 +163,4 @@ function statInto(item: MtimeItem, mtime: number): void {
   item.mtime = mtime;
   const node = item.node;
   (node.fileMtimes ??= new Float64Array(node.fileCount).fill(NaN))[item.k] = mtime;
-}
-
-function statMtime(path: string): number {
-  try {
-    return Deno.statSync(path).mtime?.getTime() ?? 0;
-  } catch {
-    return 0;
-  }
 }

@@ -32,6 +32,7 @@ import {
   type WalkFrame,
   type WalkOptions,
 } from "./file_index.ts";
+import { type MtimeClaims, mtimeOf, statClaimed } from "./stat_claims.ts";
 
 /** Subtrees a walk gathers breadth-first before sharing them. */
 export const SHARE_TARGET = 64;
@@ -74,13 +75,31 @@ export interface CheckJob extends ListingChecks {
   kind: "check";
 }
 
+/** Matches without a known mtime that a warm call shares with the helper: fewer are statted on the main thread alone. */
+export const SHARE_STAT_FROM = 512;
+
+/** Paths per claim in shared stats. */
+const STAT_CHUNK = 64;
+
+/** mtimes the helper stats beside the main thread (see {@link shareMtimes}). */
+export interface MtimeJob extends MtimeClaims {
+  /** What to do. */
+  kind: "mtimes";
+}
+
+/**
+ * Stats `paths` (mtimes in ms, 0 where a path cannot be statted), or
+ * declines with undefined; see {@link shareMtimes}.
+ */
+export type MtimeStatter = (paths: readonly string[]) => Float64Array | undefined;
+
 /** What {@link checkListings} needs of a helper thread ({@link WalkHelper} has it). */
 export interface CheckHelper {
   /** Whether it can take work. */
   readonly ready: boolean;
-  /** Sends it a check. */
-  postCheck(job: CheckJob): void;
-  /** Chunks of folders it has checked for this process (it shows the thread took part). */
+  /** Sends it a check, or stats to share. */
+  postCheck(job: CheckJob | MtimeJob): void;
+  /** Chunks of folders (or paths) it has checked for this process (it shows the thread took part). */
   chunksChecked: number;
 }
 
@@ -130,6 +149,11 @@ export interface SharedWalkOptions extends WalkOptions {
   helper?: WalkHelper | null;
   /** Work between turns of the event loop (ms). Default 20. */
   sliceMs?: number;
+  /**
+   * Once the walk is shared, leave every subtree to the helper: this thread
+   * only takes in what the helper posts (a walk in the background). Default false.
+   */
+  helperOnly?: boolean;
 }
 
 /** A shared walk's state on the main thread (between {@link sharedWalk} and the helper). */
@@ -151,7 +175,7 @@ export interface SharedWalkState {
 let shared: WalkHelper | undefined;
 
 /** The modules of the walk helper's thread: its entry and what it imports. */
-const WALK_MODULES = ["walk_worker.ts", "file_index.ts", "ignore.ts", "glob_match.ts"];
+const WALK_MODULES = ["walk_worker.ts", "file_index.ts", "ignore.ts", "glob_match.ts", "stat_claims.ts"];
 /** The module of `MtimeLoader`'s thread. */
 const MTIME_MODULES = ["mtime_worker.ts"];
 
@@ -225,7 +249,7 @@ export class WalkHelper implements CheckHelper {
   #nextId = 0;
   /** Folders the thread has walked for this process (it shows the thread took part). */
   foldersWalked = 0;
-  /** Chunks of folders the thread has checked for this process. */
+  /** Chunks of folders (or paths) the thread has checked for this process. */
   chunksChecked = 0;
   /** Resolves when the thread is ready (or broken). */
   readonly whenReady: Promise<void>;
@@ -270,8 +294,8 @@ export class WalkHelper implements CheckHelper {
     this.#worker.postMessage(msg);
   }
 
-  /** Sends a check: the helper claims chunks while they last, and answers through the shared buffers. */
-  postCheck(job: CheckJob): void {
+  /** Sends a check or stats: the helper claims chunks while they last, and answers through the shared buffers. */
+  postCheck(job: CheckJob | MtimeJob): void {
     this.#worker.postMessage(job);
   }
 
@@ -364,17 +388,67 @@ export function checkListings(helper: CheckHelper | undefined = walkHelper()): L
     checkClaimed(job, false);
     // the helper may still be on a chunk it claimed: wait for it, up to a limit
     const ctrl = new Int32Array(job.ctrl);
-    const until = performance.now() + CHECK_WAIT_MS;
-    for (;;) {
-      const finished = Atomics.load(ctrl, 2);
-      if (finished >= Atomics.load(ctrl, 1)) break;
-      const left = until - performance.now();
-      if (left <= 0) break;
-      Atomics.wait(ctrl, 2, finished, left);
-    }
+    waitForHelper(ctrl);
     helper.chunksChecked += Atomics.load(ctrl, 2);
     return new Uint8Array(job.status);
   };
+}
+
+/**
+ * A {@link MtimeStatter} that stats on this thread and the helper thread at
+ * once, as {@link checkListings} checks folders: a warm Glob call with a new
+ * pattern has a stat to make per match, and starting a thread for them would
+ * cost more than most calls. This thread waits at most {@link CHECK_WAIT_MS}
+ * for a chunk the helper took and stats what is left itself. It declines
+ * fewer than {@link SHARE_STAT_FROM} paths, or any while the helper is not
+ * ready; undefined without a helper.
+ *
+ * @example
+ * ```ts
+ * import { shareMtimes, startWalkHelper, stopWalkHelper } from "./walk_helper.ts";
+ * await startWalkHelper()?.whenReady;
+ * const times = shareMtimes()!(Array(600).fill(Deno.execPath()));
+ * console.assert(times !== undefined && times.every((t) => t > 0));
+ * await stopWalkHelper();
+ * ```
+ */
+export function shareMtimes(helper: CheckHelper | undefined = walkHelper()): MtimeStatter | undefined {
+  if (!helper) return undefined;
+  return (paths) => {
+    if (paths.length < SHARE_STAT_FROM || !helper.ready) return undefined;
+    const job: MtimeJob = {
+      kind: "mtimes",
+      paths,
+      chunk: STAT_CHUNK,
+      ctrl: new SharedArrayBuffer(12),
+      times: new SharedArrayBuffer(paths.length * 8),
+      done: new SharedArrayBuffer(paths.length),
+    };
+    helper.postCheck(job);
+    statClaimed(job, false);
+    const ctrl = new Int32Array(job.ctrl);
+    waitForHelper(ctrl);
+    helper.chunksChecked += Atomics.load(ctrl, 2);
+    const times = new Float64Array(job.times);
+    const done = new Uint8Array(job.done);
+    const out = new Float64Array(paths.length);
+    for (let i = 0; i < paths.length; i++) {
+      out[i] = Atomics.load(done, i) === 1 ? times[i] : mtimeOf(paths[i]);
+    }
+    return out;
+  };
+}
+
+/** Waits (at most {@link CHECK_WAIT_MS}) until the helper finished every chunk it claimed in a shared job. */
+function waitForHelper(ctrl: Int32Array): void {
+  const until = performance.now() + CHECK_WAIT_MS;
+  for (;;) {
+    const finished = Atomics.load(ctrl, 2);
+    if (finished >= Atomics.load(ctrl, 1)) return;
+    const left = until - performance.now();
+    if (left <= 0) return;
+    Atomics.wait(ctrl, 2, finished, left);
+  }
 }
 
 /** Puts the helper's folders into the index and hands their kept files on. */
@@ -472,7 +546,7 @@ export async function sharedWalk(
   signal?.addEventListener("abort", wake);
   try {
     const mine = new Set<number>();
-    for (;;) {
+    while (!options.helperOnly) {
       const i = Atomics.add(claims, 0, 1);
       if (i >= frames.length) break;
       mine.add(i);

@@ -12,15 +12,17 @@
 import { parentPort } from "node:worker_threads";
 import { checkClaimed, FileIndex, type WalkFrame } from "./file_index.ts";
 import { globMatcher } from "./glob_match.ts";
-import type { CheckJob, WalkedFolder, WalkJob, WalkReply } from "./walk_helper.ts";
+import { statClaimed } from "./stat_claims.ts";
+import type { CheckJob, MtimeJob, WalkedFolder, WalkJob, WalkReply } from "./walk_helper.ts";
 
 const port = parentPort!;
 
-port.on("message", (job: WalkJob | CheckJob) => {
-  if (job.kind === "check") {
+port.on("message", (job: WalkJob | CheckJob | MtimeJob) => {
+  if (job.kind !== "walk") {
     // answered through the job's shared buffers; nothing to post
     try {
-      checkClaimed(job, true);
+      if (job.kind === "check") checkClaimed(job, true);
+      else statClaimed(job, true);
     } catch {
       // what the helper did not mark, the main thread checks itself
     }

@@ -10,12 +10,14 @@ import {
   type CheckHelper,
   checkListings,
   searchWorkerFiles,
+  SHARE_STAT_FROM,
   sharedWalk,
+  shareMtimes,
   startWalkHelper,
   stopWalkHelper,
-  type WalkHelper,
 } from "../../../src/tools/_shared/walk_helper.ts";
-import { pastRacyWindow, type TempWorkspace, tempWorkspace } from "../../_helpers/workspace.ts";
+import { pastRacyWindow, tempWorkspace } from "../../_helpers/workspace.ts";
+import { buildTree, withHelper } from "../../_helpers/search_tree.ts";
 
 const shared = new ToolRegistry([createGlobTool({ globLimit: 1_000_000 })]);
 const solo = new ToolRegistry([createGlobTool({ globLimit: 1_000_000, shareWalks: false })]);
@@ -31,54 +33,6 @@ async function glob(
   });
   assert.ok(r.ok, r.text);
   return r.data as GlobResult;
-}
-
-/** 90 package folders with nested ignore files, hidden files, a .git and spread mtimes. */
-async function buildTree(ws: TempWorkspace): Promise<string> {
-  const root = ws.path("tree");
-  await ws.write("tree/.git/HEAD", "ref: refs/heads/main\n");
-  await ws.write("tree/.gitignore", "*.log\nbuild/\nnode_modules/\n!keep.log\n");
-  await ws.write("tree/node_modules/dep/index.ts", "x");
-  await ws.write("tree/.cfg/hidden.ts", "x");
-  await ws.write("tree/keep.log", "x");
-  let n = 0;
-  for (let p = 0; p < 90; p++) {
-    for (let m = 0; m < 3; m++) {
-      const dir = `tree/p${p}/m${m}`;
-      for (let f = 0; f < 4; f++) await ws.write(`${dir}/a${f}.ts`, "x");
-      await ws.write(`${dir}/b.js`, "x");
-      await ws.write(`${dir}/debug.log`, "x");
-      await ws.write(`${dir}/build/out.ts`, "x");
-    }
-    if (p % 7 === 0) await ws.write(`tree/p${p}/.gitignore`, "*.js\nm1/\n!m1/\n");
-    if (p % 11 === 0) await ws.write(`tree/p${p}/.ignore`, "a3.ts\n");
-  }
-  // spread mtimes so the newest-first order means something
-  for await (const path of walkFiles(root)) {
-    const t = new Date(Date.UTC(2020, 0, 1) + (n++ * 7919 % 5000) * 1000);
-    Deno.utimeSync(path, t, t);
-  }
-  return root;
-}
-
-async function* walkFiles(dir: string): AsyncGenerator<string> {
-  for await (const e of Deno.readDir(dir)) {
-    const p = `${dir}/${e.name}`;
-    if (e.isDirectory) yield* walkFiles(p);
-    else yield p;
-  }
-}
-
-/** Runs `fn` with the process's walk helper started and ready, and stops the helper after. */
-async function withHelper(fn: (helper: WalkHelper) => Promise<void>): Promise<void> {
-  const helper = startWalkHelper();
-  assert.ok(helper, "the test process may read the worker's modules");
-  try {
-    await helper.whenReady;
-    await fn(helper);
-  } finally {
-    await stopWalkHelper();
-  }
 }
 
 const PATTERNS = ["**/*.ts", "**/*", "p1*/**/*.ts", "**/m1/*.ts", "p3/m2/*", "**/*.log"];
@@ -353,4 +307,63 @@ Deno.test("The helper neither keeps a process alive nor starts without read acce
   const denied = await run([]);
   assert.equal(denied.started, false);
   assert.equal(denied.numFiles, granted.numFiles);
+});
+
+Deno.test("Stats shared with the helper give every path its mtime, 0 for one that is gone", async () => {
+  await using ws = await tempWorkspace();
+  const paths: string[] = [];
+  const want: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    const path = await ws.write(`f${i}.txt`, "x");
+    const t = new Date(Date.UTC(2021, 0, 1) + i * 60_000);
+    Deno.utimeSync(path, t, t);
+    paths.push(path);
+    want.push(t.getTime());
+  }
+  paths.push(ws.path("gone.txt"));
+  want.push(0);
+  // enough paths for the helper to take some of them
+  const many = Array.from({ length: 20_000 }, (_, i) => paths[i % paths.length]);
+  const expected = many.map((_, i) => want[i % want.length]);
+  await withHelper(async (helper) => {
+    assert.equal(shareMtimes(helper)!(paths), undefined, "too few to share: declined");
+    const before = helper.chunksChecked;
+    for (let n = 0; n < 5 && helper.chunksChecked === before; n++) {
+      assert.deepEqual([...shareMtimes(helper)!(many)!], expected);
+      await new Promise((r) => setTimeout(r, 10)); // the helper may still be on its last claim
+    }
+    assert.ok(helper.chunksChecked > before, "the helper statted some chunks");
+  });
+});
+
+Deno.test("A helper that claims stats and never makes them costs time, not mtimes", async () => {
+  await using ws = await tempWorkspace();
+  const path = await ws.write("a.txt", "x");
+  const t = new Date(Date.UTC(2022, 5, 1));
+  Deno.utimeSync(path, t, t);
+  const stuck: CheckHelper = {
+    ready: true,
+    chunksChecked: 0,
+    postCheck(job) {
+      const ctrl = new Int32Array(job.ctrl);
+      Atomics.add(ctrl, 0, 1); // takes the first chunk, then nothing
+      Atomics.add(ctrl, 1, 1);
+    },
+  };
+  const times = shareMtimes(stuck)!(Array(SHARE_STAT_FROM).fill(path))!;
+  assert.ok(times.every((m) => m === t.getTime()));
+  assert.equal(shareMtimes({ ...stuck, ready: false })!(Array(SHARE_STAT_FROM).fill(path)), undefined);
+});
+
+Deno.test("A warm call whose matches have no mtime yet stats them with the helper and sorts them right", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  await withHelper(async () => {
+    const session = new Session({ roots: [root] });
+    await glob(root, "**/*.js", shared, session); // the .ts files are listed, not statted
+    for (const pattern of ["**/*.ts", "**/{*.ts,*.log}", "**/*"]) {
+      const warm = await glob(root, pattern, shared, session);
+      assert.deepEqual(warm.filenames, (await glob(root, pattern, solo)).filenames, pattern);
+    }
+  });
 });
