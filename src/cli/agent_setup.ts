@@ -124,7 +124,7 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
     env,
     modelHost: modelHost(config.baseUrl),
     // the first tool call comes after a model turn: index the workspace for Glob meanwhile
-    indexAhead: true,
+    indexAhead: resolved.settings.indexAhead !== false,
     tools: builtinTools({ ...toolOptions, interaction: terminalInteraction(io), web, agent }),
   });
   const runtime = ref.runtime = started.runtime;

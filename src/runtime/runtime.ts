@@ -141,7 +141,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       let closed = false;
       session.addCleanup(() => void (closed = true));
       const respectIgnore = toolOptions?.search?.respectGitignore;
-      helper.whenReady.then(() => closed || indexAhead(session, { respectIgnore }));
+      // best effort: if it cannot start, Glob's first call walks cold as it would have
+      helper.whenReady.then(() => closed || indexAhead(session, { respectIgnore })).catch(() => {});
     }
   }
   const runOptions: RunOptions = {

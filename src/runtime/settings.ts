@@ -20,6 +20,11 @@ export interface Settings {
   sandbox?: boolean;
   /** Hosts the Network tools may reach (`*` for any). */
   allowedHosts?: string[];
+  /**
+   * Index the workspace for Glob while the model thinks (`run`, `chat`; see
+   * `RuntimeOptions.indexAhead`). Default true.
+   */
+  indexAhead?: boolean;
   /** Hook commands by event (see `src/runtime/command_hooks.ts`). */
   hooks?: Record<string, unknown>;
   /** Other settings. */
