@@ -26,6 +26,7 @@ import {
   type SearchToolOptions,
   sessionIndex,
 } from "./_shared/search_options.ts";
+import { holdIndexAhead } from "./_shared/index_ahead.ts";
 
 /** Entries returned when `head_limit` is not given. */
 export const DEFAULT_HEAD_LIMIT = 250;
@@ -165,24 +166,31 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, Gre
       const mtimes: number[] = [];
       const keys: string[] = [];
       let seen = 0;
-      const outcome = await runGrep(q, {
-        engine: options.engine ?? "auto",
-        rg,
-        root: safe.real,
-        info: safe.info!,
-        index: sessionIndex(ctx.session),
-        budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
-        signal: ctx.signal,
-        onLine(line) {
-          if (seen++ >= offset || mode !== "content") lines.push(line);
-          // stat and build sort keys while rg is still searching, not after it
-          if (mode === "files_with_matches") mtimes.push(mtimeOf(join(ctx.cwd, line)));
-          else if (mode === "count") {
-            keys.push(pathSortKey(line.slice(0, line.lastIndexOf(":")), keys.length));
-          }
-          return seen < want;
-        },
-      });
+      // a walk made ahead for Glob pauses while rg runs: on two cores they would share them
+      const release = holdIndexAhead(ctx.session);
+      let outcome: Awaited<ReturnType<typeof runGrep>>;
+      try {
+        outcome = await runGrep(q, {
+          engine: options.engine ?? "auto",
+          rg,
+          root: safe.real,
+          info: safe.info!,
+          index: sessionIndex(ctx.session),
+          budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
+          signal: ctx.signal,
+          onLine(line) {
+            if (seen++ >= offset || mode !== "content") lines.push(line);
+            // stat and build sort keys while rg is still searching, not after it
+            if (mode === "files_with_matches") mtimes.push(mtimeOf(join(ctx.cwd, line)));
+            else if (mode === "count") {
+              keys.push(pathSortKey(line.slice(0, line.lastIndexOf(":")), keys.length));
+            }
+            return seen < want;
+          },
+        });
+      } finally {
+        release();
+      }
       let entries = lines;
       let numMatches: number | undefined;
       if (mode === "files_with_matches") entries = newestFirst(lines, mtimes);

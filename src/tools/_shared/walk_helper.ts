@@ -58,6 +58,8 @@ export interface WalkJob {
   pattern: string;
   /** Int32 [next subtree to take, stop flag]. */
   claims: SharedArrayBuffer;
+  /** See {@link SharedWalkOptions.hold}. */
+  hold?: SharedArrayBuffer;
 }
 
 /** Listings a warm check shares with the helper: fewer are checked on the main thread alone. */
@@ -154,6 +156,12 @@ export interface SharedWalkOptions extends WalkOptions {
    * only takes in what the helper posts (a walk in the background). Default false.
    */
   helperOnly?: boolean;
+  /**
+   * Int32 [holders]: while non-zero, the helper pauses between folders (a
+   * walk in the background makes way for a search in the foreground); wake
+   * it with `Atomics.notify` when the count drops to zero.
+   */
+  hold?: SharedArrayBuffer;
 }
 
 /** A shared walk's state on the main thread (between {@link sharedWalk} and the helper). */
@@ -541,6 +549,7 @@ export async function sharedWalk(
     maxDepth: options.maxDepth ?? Infinity,
     pattern: options.pattern,
     claims: claimsBuffer,
+    hold: options.hold,
   });
   const wake = () => job.wake?.();
   signal?.addEventListener("abort", wake);

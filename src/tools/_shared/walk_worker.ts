@@ -17,6 +17,9 @@ import type { CheckJob, MtimeJob, WalkedFolder, WalkJob, WalkReply } from "./wal
 
 const port = parentPort!;
 
+/** Longest this thread sleeps at a time while a walk is held (it then looks at the stop flag again), ms. */
+const HOLD_NAP_MS = 20;
+
 port.on("message", (job: WalkJob | CheckJob | MtimeJob) => {
   if (job.kind !== "walk") {
     // answered through the job's shared buffers; nothing to post
@@ -41,8 +44,18 @@ function walkJob(job: WalkJob): void {
   const index = new FileIndex();
   const { test } = globMatcher(job.pattern);
   const claims = new Int32Array(job.claims);
+  const hold = job.hold ? new Int32Array(job.hold) : undefined;
+  /** False when the main thread stopped the walk; waits while the walk is held. */
+  const goOn = (): boolean => {
+    for (;;) {
+      if (Atomics.load(claims, 1) !== 0) return false;
+      const holders = hold ? Atomics.load(hold, 0) : 0;
+      if (holders === 0) return true;
+      Atomics.wait(hold!, 0, holders, HOLD_NAP_MS);
+    }
+  };
   for (;;) {
-    if (Atomics.load(claims, 1) !== 0) return; // the main thread stopped the walk
+    if (!goOn()) return;
     const i = Atomics.add(claims, 0, 1);
     if (i >= job.frames.length) return;
     const folders: WalkedFolder[] = [];
@@ -50,7 +63,7 @@ function walkJob(job: WalkJob): void {
     const stack: WalkFrame[] = [job.frames[i]];
     let visited = 0;
     while (stack.length) {
-      if ((++visited & 63) === 0 && Atomics.load(claims, 1) !== 0) return;
+      if ((++visited & 63) === 0 && !goOn()) return;
       const frame = stack.pop()!;
       const hits: number[] = [];
       const hitNames: string[] = [];

@@ -4,7 +4,8 @@ import { ToolRegistry } from "../../../src/registry/registry.ts";
 import { Session } from "../../../src/registry/session.ts";
 import { createRuntime } from "../../../src/runtime/runtime.ts";
 import { createGlobTool, type GlobResult } from "../../../src/tools/glob.ts";
-import { indexAhead } from "../../../src/tools/_shared/index_ahead.ts";
+import { createGrepTool } from "../../../src/tools/grep.ts";
+import { holdIndexAhead, indexAhead } from "../../../src/tools/_shared/index_ahead.ts";
 import { sessionIndex } from "../../../src/tools/_shared/search_options.ts";
 import { buildTree, withHelper } from "../../_helpers/search_tree.ts";
 import { pastRacyWindow, tempWorkspace } from "../../_helpers/workspace.ts";
@@ -117,4 +118,58 @@ Deno.test("A runtime made with indexAhead indexes its workspace once the helper 
   await using plain = createRuntime({ roots: [root], walkHelper: false, indexAhead: true });
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(sessionIndex(plain.session).size, 0, "no helper thread: no walk ahead");
+});
+
+Deno.test("A held walk ahead makes no progress until every holder lets go, and can still be stopped", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  await withHelper(async () => {
+    const session = new Session({ roots: [root] });
+    const ahead = indexAhead(session)!;
+    const release = holdIndexAhead(session);
+    const second = holdIndexAhead(session);
+    await new Promise((r) => setTimeout(r, 50)); // a part already under way may still come in
+    const files = ahead.files;
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(ahead.files, files, "no folder walked while held");
+    assert.equal(ahead.state, "running");
+    release();
+    release(); // a second call changes nothing: the other holder still holds
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(ahead.files, files);
+    second();
+    assert.equal(await ahead.done, true);
+    assert.ok(ahead.files > files);
+    // stopped while held: it ends at once, dropped
+    const other = new Session({ roots: [root] });
+    const held = indexAhead(other)!;
+    holdIndexAhead(other);
+    await other.close();
+    assert.equal(held.state, "dropped");
+    assert.equal(sessionIndex(other).size, 0);
+  });
+});
+
+Deno.test("A Grep call holds the walk ahead while it runs and lets it finish after", async () => {
+  await using ws = await tempWorkspace();
+  const root = await buildTree(ws);
+  const grep = new ToolRegistry([createGrepTool()]);
+  await withHelper(async () => {
+    const session = new Session({ roots: [root] });
+    const ahead = indexAhead(session)!;
+    const r = await runTool(
+      grep,
+      { name: "Grep", input: { pattern: "x", path: root, output_mode: "count" } },
+      {
+        session,
+      },
+    );
+    assert.ok(r.ok, r.text);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise((r) => timer = setTimeout(() => r("still held"), 10_000));
+    const ended = await Promise.race([ahead.done, late]);
+    clearTimeout(timer);
+    assert.equal(ended, true, "the walk went on once Grep was done");
+    assert.equal(holdIndexAhead(session)(), undefined, "nothing to hold once the walk is over");
+  });
 });
