@@ -7,7 +7,8 @@
  * thread only takes in what the helper posts. The listings go into a private
  * index that joins the session's when the walk is complete; a Glob call that
  * comes first stops the walk and drops it, so it walks cold as it would have
- * (never slower for the attempt), and a tree bigger than the limit is
+ * (never slower for the attempt), and a tree bigger than the limits
+ * ({@link INDEX_AHEAD_MAX_FILES}, {@link INDEX_AHEAD_MAX_FOLDERS}) is
  * dropped too. A Grep call holds the walk while it runs (rg wants both
  * cores: a Grep beside the walk took 1.5× as long). Nothing is trusted for
  * being indexed early: a warm call stats every folder it uses, so a change
@@ -16,12 +17,26 @@
  * @module
  */
 import type { Session } from "../../registry/session.ts";
-import { FileIndex } from "./file_index.ts";
+import { FileIndex, WalkTrail } from "./file_index.ts";
 import { sessionIndex } from "./search_options.ts";
 import { sharedWalk, type WalkHelper, walkHelper } from "./walk_helper.ts";
 
 /** Files indexed ahead at most: past this the walk stops and its index is dropped. */
 export const INDEX_AHEAD_MAX_FILES = 300_000;
+
+/** Folders indexed ahead at most (a tree of many near-empty folders), likewise. */
+export const INDEX_AHEAD_MAX_FOLDERS = 100_000;
+
+/** Counts the folders a walk reads (keeping none of them), and calls `over` past a limit. */
+class FolderCount extends WalkTrail {
+  count = 0;
+  constructor(readonly limit: number, readonly over: () => void) {
+    super();
+  }
+  override add(): void {
+    if (++this.count > this.limit) this.over();
+  }
+}
 
 /** State of a walk made ahead: under way, joined the session's index, or dropped. */
 export type IndexAheadState = "running" | "joined" | "dropped";
@@ -51,6 +66,8 @@ export interface IndexAheadOptions {
   respectIgnore?: boolean;
   /** Files at most (default {@link INDEX_AHEAD_MAX_FILES}). */
   maxFiles?: number;
+  /** Folders at most (default {@link INDEX_AHEAD_MAX_FOLDERS}). */
+  maxFolders?: number;
   /** The helper thread; default the process's, when started and ready. */
   helper?: WalkHelper;
 }
@@ -106,6 +123,7 @@ export function indexAhead(session: Session, options: IndexAheadOptions = {}): I
     statKept: true,
     hold: holdBuffer,
     signal: abort.signal,
+    trail: new FolderCount(options.maxFolders ?? INDEX_AHEAD_MAX_FOLDERS, () => abort.abort()),
     onFile(_relDir, name, node, k, dir) {
       index.fileMtime(dir, node, k, name); // the folders this thread read before sharing
       if (++files > maxFiles) abort.abort();

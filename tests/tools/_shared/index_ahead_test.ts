@@ -86,7 +86,7 @@ Deno.test("A Glob call before the walk ahead ends drops the walk and walks as it
   });
 });
 
-Deno.test("A walk ahead past its file limit, or in a closed session, leaves the index empty", async () => {
+Deno.test("A walk ahead past its file or folder limit, or in a closed session, leaves the index empty", async () => {
   await using ws = await tempWorkspace();
   const root = await buildTree(ws);
   await withHelper(async () => {
@@ -95,6 +95,10 @@ Deno.test("A walk ahead past its file limit, or in a closed session, leaves the 
     assert.equal(await ahead.done, false);
     assert.equal(ahead.state, "dropped");
     assert.equal(sessionIndex(capped).size, 0);
+    const wide = new Session({ roots: [root] }); // 90 package folders of 3 each and more: over 50
+    assert.equal(await indexAhead(wide, { maxFolders: 50 })!.done, false);
+    assert.equal(sessionIndex(wide).size, 0);
+    assert.equal(await indexAhead(new Session({ roots: [root] }), { maxFolders: 10_000 })!.done, true);
     const closed = new Session({ roots: [root] });
     const stopped = indexAhead(closed)!;
     await closed.close();
