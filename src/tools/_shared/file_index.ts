@@ -40,6 +40,7 @@
 import { dirname, join } from "node:path";
 import { setImmediate } from "node:timers";
 import { IGNORE_FILES, type IgnoreLayer, ignoreLayer, isIgnored, readsFilePath } from "./ignore.ts";
+import { claimChunks, mtimeOf } from "./stat_claims.ts";
 
 /** Work done by {@link FileIndex.walkAsync} between turns of the event loop (ms). */
 export const WALK_SLICE_MS = 20;
@@ -232,23 +233,14 @@ export interface ListingChecks {
  * none is left; `helper` counts its chunks for the thread that waits on it.
  */
 export function checkClaimed(job: ListingChecks, helper: boolean): void {
-  const ctrl = new Int32Array(job.ctrl);
   const status = new Uint8Array(job.status);
-  const { dirs, readAt, ignoreFiles, chunk } = job;
-  for (;;) {
-    const from = Atomics.add(ctrl, 0, 1) * chunk;
-    if (from >= dirs.length) return;
-    if (helper) Atomics.add(ctrl, 1, 1);
-    const to = Math.min(from + chunk, dirs.length);
+  const { dirs, readAt, ignoreFiles } = job;
+  claimChunks(new Int32Array(job.ctrl), dirs.length, job.chunk, helper, (from, to) => {
     for (let i = from; i < to; i++) {
       const same = unchangedSince(dirs[i], readAt[i], ignoreFiles.get(i) ?? NO_NAMES);
       Atomics.store(status, i, same ? LISTING_UNCHANGED : LISTING_CHANGED);
     }
-    if (helper) {
-      Atomics.add(ctrl, 2, 1);
-      Atomics.notify(ctrl, 2);
-    }
-  }
+  });
 }
 
 /**
@@ -321,14 +313,7 @@ export class FileIndex {
   fileMtime(dir: string, node: DirNode, i: number, name: string): number {
     const times = node.fileMtimes ??= new Float64Array(node.fileCount).fill(NaN);
     let m = times[i];
-    if (Number.isNaN(m)) {
-      try {
-        m = Deno.statSync(`${dir}/${name}`).mtime?.getTime() ?? 0;
-      } catch {
-        m = 0;
-      }
-      times[i] = m;
-    }
+    if (Number.isNaN(m)) m = times[i] = mtimeOf(`${dir}/${name}`);
     return m;
   }
 

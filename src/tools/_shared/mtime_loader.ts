@@ -14,9 +14,8 @@
  * @module
  */
 import { setImmediate } from "node:timers";
-import { fileURLToPath } from "node:url";
 import type { DirNode } from "./file_index.ts";
-import { mayRead, type MtimeStatter } from "./walk_helper.ts";
+import { mayRead, MTIME_MODULES, type MtimeStatter, searchWorkerFiles } from "./walk_helper.ts";
 import { mtimeOf } from "./stat_claims.ts";
 
 /** Matches still to stat before a walk starts a worker thread for them. */
@@ -127,8 +126,8 @@ export class MtimeLoader {
   #post(): void {
     if (this.#worker === undefined) {
       const url = new URL("./mtime_worker.ts", import.meta.url);
-      // without read access to its module the worker dies with an uncaught error: stat here instead
-      if (url.protocol === "file:" && !mayRead([fileURLToPath(url)])) {
+      // without read access to its modules the worker dies with an uncaught error: stat here instead
+      if (!mayRead(searchWorkerFiles(MTIME_MODULES))) {
         this.#failed = true;
         return;
       }

@@ -7,6 +7,7 @@
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
+import { mtimeOf } from "./stat_claims.ts";
 
 /** A batch to stat. */
 interface Batch {
@@ -17,12 +18,6 @@ interface Batch {
 self.onmessage = (e: MessageEvent<Batch>) => {
   const { id, paths } = e.data;
   const times = new Float64Array(paths.length);
-  for (let i = 0; i < paths.length; i++) {
-    try {
-      times[i] = Deno.statSync(paths[i]).mtime?.getTime() ?? 0;
-    } catch {
-      times[i] = 0;
-    }
-  }
+  for (let i = 0; i < paths.length; i++) times[i] = mtimeOf(paths[i]);
   self.postMessage({ id, times }, [times.buffer]);
 };

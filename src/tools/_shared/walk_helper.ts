@@ -184,8 +184,8 @@ let shared: WalkHelper | undefined;
 
 /** The modules of the walk helper's thread: its entry and what it imports. */
 const WALK_MODULES = ["walk_worker.ts", "file_index.ts", "ignore.ts", "glob_match.ts", "stat_claims.ts"];
-/** The module of `MtimeLoader`'s thread. */
-const MTIME_MODULES = ["mtime_worker.ts"];
+/** The modules of `MtimeLoader`'s thread. */
+export const MTIME_MODULES: readonly string[] = ["mtime_worker.ts", "stat_claims.ts"];
 
 /**
  * Local files Deno must let this process read for the search tools' worker
@@ -200,7 +200,7 @@ const MTIME_MODULES = ["mtime_worker.ts"];
  * ```
  */
 export function searchWorkerFiles(
-  modules: readonly string[] = [...WALK_MODULES, ...MTIME_MODULES],
+  modules: readonly string[] = [...new Set([...WALK_MODULES, ...MTIME_MODULES])],
 ): string[] {
   const here = new URL(".", import.meta.url);
   if (here.protocol !== "file:") return [];
