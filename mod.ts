@@ -36,7 +36,7 @@ export {
   UnavailableError,
 } from "./src/errors.ts";
 export type { ErrorCode } from "./src/errors.ts";
-export { defineTool, isReadOnly, SIDE_EFFECTS } from "./src/registry/define_tool.ts";
+export { defineTool, isReadOnly, SIDE_EFFECTS } from "./src/tool/define_tool.ts";
 export type {
   ImageContent,
   SideEffect,
@@ -44,27 +44,22 @@ export type {
   ToolContext,
   ToolOutput,
   ToolSpec,
-} from "./src/registry/define_tool.ts";
-export { Session } from "./src/registry/session.ts";
-export type { SessionEvent, SessionOptions } from "./src/registry/session.ts";
-export { fromAiSdkTools, fromLangChainTools, TOOL_ALIASES, ToolRegistry } from "./src/registry/registry.ts";
-export type {
-  AiSdkToolLike,
-  LangChainToolLike,
-  ToolDefinition,
-  ViewFilter,
-} from "./src/registry/registry.ts";
-export { formatIssues, toJsonSchema } from "./src/registry/json_schema.ts";
-export type { JsonSchema } from "./src/registry/json_schema.ts";
-export { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from "./src/registry/truncate.ts";
-export type { Truncation } from "./src/registry/truncate.ts";
+} from "./src/tool/define_tool.ts";
+export { Session } from "./src/session/session.ts";
+export type { SessionEvent, SessionOptions } from "./src/session/session.ts";
+export { fromAiSdkTools, fromLangChainTools, TOOL_ALIASES, ToolRegistry } from "./src/tool/registry.ts";
+export type { AiSdkToolLike, LangChainToolLike, ToolDefinition, ViewFilter } from "./src/tool/registry.ts";
+export { formatIssues, toJsonSchema } from "./src/tool/json_schema.ts";
+export type { JsonSchema } from "./src/tool/json_schema.ts";
+export { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from "./src/tool/truncate.ts";
+export type { Truncation } from "./src/tool/truncate.ts";
 export {
   DEFAULT_TOOL_TIMEOUT_MS,
   executeToolCalls,
   MAX_INPUT_JSON_CHARS,
   runTool,
-} from "./src/registry/run_tool.ts";
-export type { RunOptions, ToolCallRequest, ToolCallResult } from "./src/registry/run_tool.ts";
+} from "./src/tool/run_tool.ts";
+export type { RunOptions, ToolCallRequest, ToolCallResult } from "./src/tool/run_tool.ts";
 export type {
   ApprovalAnswer,
   ApprovalRequest,
@@ -78,8 +73,8 @@ export type {
   PreToolUseHook,
   ToolEvent,
   ToolMiddleware,
-} from "./src/registry/hooks.ts";
-export { denyListMiddleware, loggingMiddleware } from "./src/registry/middleware.ts";
+} from "./src/tool/hooks.ts";
+export { denyListMiddleware, loggingMiddleware } from "./src/tool/middleware.ts";
 export {
   CONFIRMATION_PRESETS,
   isPermissionMode,
@@ -106,13 +101,13 @@ export {
 } from "./src/runtime/command_hooks.ts";
 export type { CommandHookConfig, CommandHooksConfig } from "./src/runtime/command_hooks.ts";
 export type { Runtime, RuntimeOptions } from "./src/runtime/runtime.ts";
-export { loadSettings, saveSettings, SETTINGS_FILE, settingsPath } from "./src/runtime/settings.ts";
-export type { Settings } from "./src/runtime/settings.ts";
-export { defaultOutputRoot } from "./src/registry/session.ts";
-export { isInside, resolveSafePath } from "./src/tools/_shared/paths.ts";
-export type { SafePath, SafePathOptions } from "./src/tools/_shared/paths.ts";
-export { builtinTools } from "./src/tools/builtin.ts";
-export { DEFAULT_READ_LIMIT, readTool } from "./src/tools/read.ts";
+export { loadSettings, saveSettings, SETTINGS_FILE, settingsPath } from "./src/session/settings.ts";
+export type { Settings } from "./src/session/settings.ts";
+export { defaultOutputRoot } from "./src/session/session.ts";
+export { isInside, resolveSafePath } from "./src/session/workspace.ts";
+export type { SafePath, SafePathOptions } from "./src/session/workspace.ts";
+export { builtinTools } from "./src/tools/mod.ts";
+export { DEFAULT_READ_LIMIT, readTool } from "./src/tools/read/read.ts";
 export type {
   ReadData,
   ReadImageData,
@@ -120,19 +115,19 @@ export type {
   ReadNotebookData,
   ReadPdfData,
   ReadTextData,
-} from "./src/tools/read.ts";
+} from "./src/tools/read/read.ts";
 export { writeTool } from "./src/tools/write.ts";
 export type { WriteData, WriteInput } from "./src/tools/write.ts";
 export { editTool } from "./src/tools/edit.ts";
 export type { EditData, EditInput } from "./src/tools/edit.ts";
 export { notebookEditTool } from "./src/tools/notebook_edit.ts";
 export type { NotebookEditData, NotebookEditInput } from "./src/tools/notebook_edit.ts";
-export { extractPdfPages } from "./src/tools/_shared/pdf.ts";
-export type { ExtractPdfOptions, PdfExtraction, PdfPageText } from "./src/tools/_shared/pdf.ts";
-export { atomicWriteFile } from "./src/tools/_shared/atomic_write.ts";
-export type { AtomicWriteOptions } from "./src/tools/_shared/atomic_write.ts";
-export type { LineEnding, TextEncodingName, TextFormat } from "./src/tools/_shared/text.ts";
-export type { ReadRecord } from "./src/tools/_shared/read_state.ts";
+export { extractPdfPages } from "./src/files/pdf.ts";
+export type { ExtractPdfOptions, PdfExtraction, PdfPageText } from "./src/files/pdf.ts";
+export { atomicWriteFile } from "./src/files/atomic_write.ts";
+export type { AtomicWriteOptions } from "./src/files/atomic_write.ts";
+export type { LineEnding, TextEncodingName, TextFormat } from "./src/files/text.ts";
+export type { ReadRecord } from "./src/files/read_state.ts";
 export { currentTodos, MAX_TODOS, TODO_STATUSES, todoWriteTool } from "./src/tools/todo_write.ts";
 export type { TodoItem, TodoStatus, TodoWriteInput, TodoWriteResult } from "./src/tools/todo_write.ts";
 export {
@@ -164,22 +159,22 @@ export type {
   Question,
   QuestionOption,
   UserAnswers,
-} from "./src/tools/_shared/interaction.ts";
+} from "./src/tool/interaction.ts";
 export { createGlobTool, GLOB_MAX_RESULTS } from "./src/tools/glob.ts";
 export type { GlobInput, GlobResult } from "./src/tools/glob.ts";
-export { createGrepTool, DEFAULT_HEAD_LIMIT } from "./src/tools/grep.ts";
-export type { GrepInput, GrepResult } from "./src/tools/grep.ts";
-export { DEFAULT_MATCH_BUDGET, DEFAULT_TIME_BUDGET_MS } from "./src/tools/_shared/search_options.ts";
-export type { SearchEngine, SearchToolOptions } from "./src/tools/_shared/search_options.ts";
-export { startWalkHelper, stopWalkHelper, type WalkHelper } from "./src/tools/_shared/walk_helper.ts";
-export { locateRipgrep } from "./src/tools/_shared/ripgrep.ts";
+export { createGrepTool, DEFAULT_HEAD_LIMIT } from "./src/tools/grep/grep.ts";
+export type { GrepInput, GrepResult } from "./src/tools/grep/grep.ts";
+export { DEFAULT_MATCH_BUDGET, DEFAULT_TIME_BUDGET_MS } from "./src/search/options.ts";
+export type { SearchEngine, SearchToolOptions } from "./src/search/options.ts";
+export { startWalkHelper, stopWalkHelper, type WalkHelper } from "./src/search/walk_helper.ts";
+export { locateRipgrep } from "./src/search/ripgrep.ts";
 export {
   createWebFetchTool,
   DEFAULT_WEB_TIMEOUT_MS,
   MAX_SUMMARY_INPUT_CHARS,
-} from "./src/tools/web_fetch.ts";
-export { WEB_FETCH_CACHE_TTL_MS } from "./src/tools/_shared/web_cache.ts";
-export type { WebFetchData, WebFetchInput } from "./src/tools/web_fetch.ts";
+} from "./src/tools/web_fetch/web_fetch.ts";
+export { WEB_FETCH_CACHE_TTL_MS } from "./src/tools/web_fetch/cache.ts";
+export type { WebFetchData, WebFetchInput } from "./src/tools/web_fetch/web_fetch.ts";
 export { createWebSearchTool, MAX_SEARCH_RESULTS } from "./src/tools/web_search.ts";
 export type { WebSearchData, WebSearchInput } from "./src/tools/web_search.ts";
 export type {
@@ -194,10 +189,10 @@ export { braveProvider } from "./src/web/brave.ts";
 export type { BraveOptions } from "./src/web/brave.ts";
 export { searxngProvider } from "./src/web/searxng.ts";
 export type { SearxngOptions } from "./src/web/searxng.ts";
-export { htmlToMarkdown } from "./src/tools/_shared/html_to_markdown.ts";
-export type { HtmlConversion, HtmlToMarkdownOptions } from "./src/tools/_shared/html_to_markdown.ts";
-export { assertPublicHost, hostMatchesDomain, isPrivateAddress } from "./src/tools/_shared/net_guard.ts";
-export type { HostResolver, NetGuardOptions } from "./src/tools/_shared/net_guard.ts";
+export { htmlToMarkdown } from "./src/web/html_to_markdown.ts";
+export type { HtmlConversion, HtmlToMarkdownOptions } from "./src/web/html_to_markdown.ts";
+export { assertPublicHost, hostMatchesDomain, isPrivateAddress } from "./src/web/net_guard.ts";
+export type { HostResolver, NetGuardOptions } from "./src/web/net_guard.ts";
 export { DEFAULT_MAX_TURNS, defaultSystemPrompt, runAgent, runAgentToEnd } from "./src/loop/agent_loop.ts";
 export type { AgentOptions, AgentResult } from "./src/loop/agent_loop.ts";
 export { askModel, createModelClient, OPENAI_BASE_URL, requestTurn } from "./src/loop/client.ts";
@@ -265,22 +260,22 @@ export {
 } from "./src/mcp/server.ts";
 export type { McpHttpOptions, McpHttpServer, McpServerOptions, McpStdioOptions } from "./src/mcp/server.ts";
 export { INTERACTIVE_TOOLS, mcpInteraction } from "./src/mcp/interaction.ts";
-export { listMcpResourcesTool } from "./src/tools/list_mcp_resources.ts";
-export type { ListMcpResourcesInput } from "./src/tools/list_mcp_resources.ts";
-export { readMcpResourceTool } from "./src/tools/read_mcp_resource.ts";
+export { listMcpResourcesTool } from "./src/mcp/list_resources_tool.ts";
+export type { ListMcpResourcesInput } from "./src/mcp/list_resources_tool.ts";
+export { readMcpResourceTool } from "./src/mcp/read_resource_tool.ts";
 export type {
   McpResourcePart,
   ReadMcpResourceData,
   ReadMcpResourceInput,
-} from "./src/tools/read_mcp_resource.ts";
+} from "./src/mcp/read_resource_tool.ts";
 export {
   BASH_MAX_OUTPUT_CHARS,
   createBashTool,
   DEFAULT_BASH_TIMEOUT_MS,
   DEFAULT_DRAIN_MS,
   MAX_BASH_TIMEOUT_MS,
-} from "./src/tools/bash.ts";
-export type { BashBackgroundResult, BashInput, BashOptions, BashResult } from "./src/tools/bash.ts";
+} from "./src/tools/bash/bash.ts";
+export type { BashBackgroundResult, BashInput, BashOptions, BashResult } from "./src/tools/bash/bash.ts";
 export { DEFAULT_TASK_WAIT_MS, findTask, MAX_TASK_WAIT_MS, taskOutputTool } from "./src/tools/task_output.ts";
 export type { TaskOutputInput, TaskOutputResult } from "./src/tools/task_output.ts";
 export { taskStopTool } from "./src/tools/task_stop.ts";

@@ -13,12 +13,12 @@
  *
  * @module
  */
-import { ToolRegistry } from "../src/registry/registry.ts";
-import { runTool } from "../src/registry/run_tool.ts";
-import { Session } from "../src/registry/session.ts";
+import { ToolRegistry } from "../src/tool/registry.ts";
+import { runTool } from "../src/tool/run_tool.ts";
+import { Session } from "../src/session/session.ts";
 import { createGlobTool } from "../src/tools/glob.ts";
-import { indexAhead } from "../src/tools/_shared/index_ahead.ts";
-import { startWalkHelper, stopWalkHelper } from "../src/tools/_shared/walk_helper.ts";
+import { indexAhead } from "../src/search/index_ahead.ts";
+import { startWalkHelper, stopWalkHelper } from "../src/search/walk_helper.ts";
 
 const [root, pattern, mode] = Deno.args;
 await startWalkHelper()?.whenReady;

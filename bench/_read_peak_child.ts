@@ -2,10 +2,10 @@
 // time and the process's peak RSS (VmHWM), so the memory figure is the true
 // peak, not a sample.  Usage: deno run -A bench/_read_peak_child.ts <file> <offset> <limit>
 import { dirname } from "node:path";
-import { runTool } from "../src/registry/run_tool.ts";
-import { ToolRegistry } from "../src/registry/registry.ts";
-import { Session } from "../src/registry/session.ts";
-import { readTool } from "../src/tools/read.ts";
+import { runTool } from "../src/tool/run_tool.ts";
+import { ToolRegistry } from "../src/tool/registry.ts";
+import { Session } from "../src/session/session.ts";
+import { readTool } from "../src/tools/read/read.ts";
 
 const [file, offset, limit] = Deno.args;
 const peak = () => Number(/VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync("/proc/self/status"))![1]) / 1024;

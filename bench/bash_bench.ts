@@ -1,11 +1,11 @@
 // Spawn overhead of the Bash tool (through the full runner) against raw Deno.Command("bash"),
 // unsandboxed and inside bubblewrap. Run: deno bench -A bench/bash_bench.ts
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { runTool } from "../src/registry/run_tool.ts";
-import { ToolRegistry } from "../src/registry/registry.ts";
-import { Session } from "../src/registry/session.ts";
+import { runTool } from "../src/tool/run_tool.ts";
+import { ToolRegistry } from "../src/tool/registry.ts";
+import { Session } from "../src/session/session.ts";
 import { bubblewrapArgs } from "../src/sandbox/bubblewrap.ts";
-import { createBashTool } from "../src/tools/bash.ts";
+import { createBashTool } from "../src/tools/bash/bash.ts";
 
 // a fixed folder under the git-ignored cache: Deno.bench has no teardown to remove a temp folder
 const dir = fromFileUrl(new URL("./.cache/bash_ws", import.meta.url));

@@ -1,11 +1,11 @@
 // Edit on a 10 MiB text file (read check, replace, diff, atomic write with fsync).
 //   deno bench -A bench/edit_bench.ts
 import { dirname } from "node:path";
-import { runTool } from "../src/registry/run_tool.ts";
-import { ToolRegistry } from "../src/registry/registry.ts";
-import { Session } from "../src/registry/session.ts";
+import { runTool } from "../src/tool/run_tool.ts";
+import { ToolRegistry } from "../src/tool/registry.ts";
+import { Session } from "../src/session/session.ts";
 import { editTool } from "../src/tools/edit.ts";
-import { readTool } from "../src/tools/read.ts";
+import { readTool } from "../src/tools/read/read.ts";
 import { textFixture } from "./_fixtures.ts";
 
 const source = await textFixture("edit_10mib_source.txt", 10);

@@ -12,13 +12,13 @@
  * `deno bench -A bench/glob_bench.ts` (build the corpus first with `deno run -A bench/corpus.ts`)
  */
 import { join } from "node:path";
-import { ToolRegistry } from "../src/registry/registry.ts";
-import { runTool } from "../src/registry/run_tool.ts";
-import { Session } from "../src/registry/session.ts";
-import { splitLiteralPrefix } from "../src/tools/_shared/glob_match.ts";
-import { locateRipgrep } from "../src/tools/_shared/ripgrep.ts";
+import { ToolRegistry } from "../src/tool/registry.ts";
+import { runTool } from "../src/tool/run_tool.ts";
+import { Session } from "../src/session/session.ts";
+import { splitLiteralPrefix } from "../src/search/glob_match.ts";
+import { locateRipgrep } from "../src/search/ripgrep.ts";
 import { createGlobTool } from "../src/tools/glob.ts";
-import { startWalkHelper } from "../src/tools/_shared/walk_helper.ts";
+import { startWalkHelper } from "../src/search/walk_helper.ts";
 import { ensureCorpus } from "./corpus.ts";
 import { findArgs, GLOB_CASES, unseenVariant } from "./search_cases.ts";
 

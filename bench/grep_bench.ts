@@ -7,11 +7,11 @@
  *
  * `deno bench -A bench/grep_bench.ts` (build the corpus first with `deno run -A bench/corpus.ts`)
  */
-import { ToolRegistry } from "../src/registry/registry.ts";
-import { runTool } from "../src/registry/run_tool.ts";
-import { Session } from "../src/registry/session.ts";
-import { locateRipgrep, rgArgs } from "../src/tools/_shared/ripgrep.ts";
-import { createGrepTool } from "../src/tools/grep.ts";
+import { ToolRegistry } from "../src/tool/registry.ts";
+import { runTool } from "../src/tool/run_tool.ts";
+import { Session } from "../src/session/session.ts";
+import { locateRipgrep, rgArgs } from "../src/search/ripgrep.ts";
+import { createGrepTool } from "../src/tools/grep/grep.ts";
 import { ensureCorpus } from "./corpus.ts";
 import { GREP_CASES, grepQueryOf } from "./search_cases.ts";
 

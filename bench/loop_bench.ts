@@ -7,9 +7,9 @@
  * time; the loop's own cost per turn is (loop − baseline) / 10.
  */
 import { z } from "zod";
-import { defineTool } from "../src/registry/define_tool.ts";
-import { ToolRegistry } from "../src/registry/registry.ts";
-import { Session } from "../src/registry/session.ts";
+import { defineTool } from "../src/tool/define_tool.ts";
+import { ToolRegistry } from "../src/tool/registry.ts";
+import { Session } from "../src/session/session.ts";
 import { runAgentToEnd } from "../src/loop/agent_loop.ts";
 import { createModelClient } from "../src/loop/client.ts";
 import { type ScriptedAnswer, startFakeLlm } from "../tests/_helpers/fake_llm.ts";

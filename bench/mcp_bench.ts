@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { attachMcpServers } from "../src/mcp/manager.ts";
 import { serveMcpHttp } from "../src/mcp/server.ts";
-import { defineTool } from "../src/registry/define_tool.ts";
+import { defineTool } from "../src/tool/define_tool.ts";
 import { createRuntime } from "../src/runtime/runtime.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "paddock-mcp-bench-" });

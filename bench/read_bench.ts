@@ -4,10 +4,10 @@
 // measured in a child process (VmHWM) and printed before the timings.
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { runTool } from "../src/registry/run_tool.ts";
-import { ToolRegistry } from "../src/registry/registry.ts";
-import { Session } from "../src/registry/session.ts";
-import { readTool } from "../src/tools/read.ts";
+import { runTool } from "../src/tool/run_tool.ts";
+import { ToolRegistry } from "../src/tool/registry.ts";
+import { Session } from "../src/session/session.ts";
+import { readTool } from "../src/tools/read/read.ts";
 import { LINE_BYTES, textFixture } from "./_fixtures.ts";
 
 const small = await textFixture("read_10mib.txt", 10);

@@ -5,8 +5,8 @@
  * @module
  */
 import { relative } from "node:path";
-import { splitGlobList } from "../src/tools/_shared/glob_match.ts";
-import type { GrepMode, GrepQuery } from "../src/tools/_shared/ripgrep.ts";
+import { splitGlobList } from "../src/search/glob_match.ts";
+import type { GrepMode, GrepQuery } from "../src/search/ripgrep.ts";
 
 /** One Grep case: a group name and the tool input. */
 export interface GrepCase {

@@ -8,14 +8,14 @@
  * @module
  */
 import { join } from "node:path";
-import { ToolRegistry } from "../src/registry/registry.ts";
-import { runTool } from "../src/registry/run_tool.ts";
-import { Session } from "../src/registry/session.ts";
-import { splitLiteralPrefix } from "../src/tools/_shared/glob_match.ts";
-import { locateRipgrep, rgArgs } from "../src/tools/_shared/ripgrep.ts";
+import { ToolRegistry } from "../src/tool/registry.ts";
+import { runTool } from "../src/tool/run_tool.ts";
+import { Session } from "../src/session/session.ts";
+import { splitLiteralPrefix } from "../src/search/glob_match.ts";
+import { locateRipgrep, rgArgs } from "../src/search/ripgrep.ts";
 import { createGlobTool } from "../src/tools/glob.ts";
-import { createGrepTool } from "../src/tools/grep.ts";
-import { startWalkHelper, stopWalkHelper } from "../src/tools/_shared/walk_helper.ts";
+import { createGrepTool } from "../src/tools/grep/grep.ts";
+import { startWalkHelper, stopWalkHelper } from "../src/search/walk_helper.ts";
 import { FloorWalker } from "./_walk_floor.ts";
 import { ensureCorpus } from "./corpus.ts";
 import { findArgs, GLOB_CASES, GREP_CASES, grepQueryOf, unseenVariant } from "./search_cases.ts";

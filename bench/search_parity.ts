@@ -8,12 +8,12 @@
  *
  * `deno run -A bench/search_parity.ts` (build the corpus first with `deno run -A bench/corpus.ts`)
  */
-import { ToolRegistry } from "../src/registry/registry.ts";
-import { runTool } from "../src/registry/run_tool.ts";
-import { Session } from "../src/registry/session.ts";
-import { locateRipgrep } from "../src/tools/_shared/ripgrep.ts";
+import { ToolRegistry } from "../src/tool/registry.ts";
+import { runTool } from "../src/tool/run_tool.ts";
+import { Session } from "../src/session/session.ts";
+import { locateRipgrep } from "../src/search/ripgrep.ts";
 import { createGlobTool, type GlobResult } from "../src/tools/glob.ts";
-import { createGrepTool, type GrepResult } from "../src/tools/grep.ts";
+import { createGrepTool, type GrepResult } from "../src/tools/grep/grep.ts";
 import { ensureCorpus } from "./corpus.ts";
 import { GLOB_CASES, GREP_CASES } from "./search_cases.ts";
 

@@ -2,7 +2,7 @@
 // absolute, custom list and image rules) against plain turndown as baseline.
 //   deno bench -A bench/web_fetch_bench.ts
 import TurndownService from "turndown";
-import { htmlToMarkdown } from "../src/tools/_shared/html_to_markdown.ts";
+import { htmlToMarkdown } from "../src/web/html_to_markdown.ts";
 
 const section = (i: number) =>
   `<section><h2>Section ${i}</h2><p>Some <strong>bold</strong> text and a <a href="/page/${i}">relative link</a>.</p>` +

@@ -11,7 +11,7 @@ import { askModel, createModelClient, type ModelClient } from "../loop/client.ts
 import { type ModelConfig, modelHost, resolveModelConfig, sessionModel } from "../loop/model_config.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { WebFetchSummarizeArgs } from "../web/options.ts";
-import { builtinTools } from "../tools/builtin.ts";
+import { builtinTools } from "../tools/mod.ts";
 import { terminalApprover } from "./approver.ts";
 import { type CliIo, UsageError } from "./command.ts";
 import { terminalInteraction } from "./interactive.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Approver } from "../registry/hooks.ts";
+import type { Approver } from "../tool/hooks.ts";
 import type { CliIo } from "./command.ts";
 import { readTerminalLine } from "./interactive.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import type { ToolCallResult } from "../registry/run_tool.ts";
+import type { ToolCallResult } from "../tool/run_tool.ts";
 import { terminalApprover } from "./approver.ts";
 import { type CliCommand, type CliIo, UsageError } from "./command.ts";
 import { RUNTIME_FLAGS, RUNTIME_FLAGS_HELP, startRuntime } from "./options.ts";

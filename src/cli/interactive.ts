@@ -14,7 +14,7 @@ import type {
   PlanApprover,
   Question,
   UserAnswers,
-} from "../tools/_shared/interaction.ts";
+} from "../tool/interaction.ts";
 import type { CliIo } from "./command.ts";
 
 /** Text read past the last returned line, per stream (a terminal may deliver several lines at once). */

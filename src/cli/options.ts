@@ -8,21 +8,21 @@
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { checkGrants, formatGrantReport, type GrantReport } from "../permissions/grants.ts";
-import type { Tool } from "../registry/define_tool.ts";
-import { builtinTools } from "../tools/builtin.ts";
+import type { Tool } from "../tool/define_tool.ts";
+import { builtinTools } from "../tools/mod.ts";
 import { ENV_NAMES } from "./env.ts";
 import { commandHooks, hasCommandHooks, HOOK_SHELL, parseCommandHooks } from "../runtime/command_hooks.ts";
 import { loadMcpConfig } from "../mcp/config.ts";
 import { attachMcpServers } from "../mcp/manager.ts";
 import type { WebToolOptions } from "../web/options.ts";
 import { searchProviderHost } from "../web/choose_provider.ts";
-import { isPrivateAddress } from "../tools/_shared/net_guard.ts";
+import { isPrivateAddress } from "../web/net_guard.ts";
 import { terminalInteraction } from "./interactive.ts";
-import type { InteractionOptions } from "../tools/_shared/interaction.ts";
+import type { InteractionOptions } from "../tool/interaction.ts";
 import { isPermissionMode, type PermissionMode } from "../permissions/modes.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.ts";
 import { installShutdownHandlers } from "../tasks/shutdown.ts";
-import { loadSettings, type Settings, settingsPath } from "../runtime/settings.ts";
+import { loadSettings, type Settings, settingsPath } from "../session/settings.ts";
 import type { CliIo } from "./command.ts";
 import { UsageError } from "./command.ts";
 

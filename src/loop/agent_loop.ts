@@ -8,9 +8,9 @@
  *
  * @module
  */
-import type { ToolRegistry } from "../registry/registry.ts";
-import { executeToolCalls, type RunOptions } from "../registry/run_tool.ts";
-import { Session } from "../registry/session.ts";
+import type { ToolRegistry } from "../tool/registry.ts";
+import { executeToolCalls, type RunOptions } from "../tool/run_tool.ts";
+import { Session } from "../session/session.ts";
 import { type ChatMessage, type ModelClient, requestTurn, type TurnResponse } from "./client.ts";
 import { addUsage, type AgentEvent, emptyUsage, EventQueue, type StopReason, type Usage } from "./events.ts";
 import { describeModelError, type RetryOptions, withRetry } from "./retry.ts";
@@ -56,7 +56,7 @@ export type AgentResult = Extract<AgentEvent, { type: "result" }>;
  *
  * @example
  * ```ts
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * import { defaultSystemPrompt } from "./agent_loop.ts";
  * console.assert(defaultSystemPrompt(new Session({ roots: ["/tmp"] })).includes("/tmp"));
  * ```

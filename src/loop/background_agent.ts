@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Session } from "../registry/session.ts";
+import type { Session } from "../session/session.ts";
 import { sessionTasks, type TaskHandle, type TaskStatus } from "../tasks/types.ts";
 import type { AgentResult } from "./agent_loop.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import OpenAI from "openai";
-import type { ToolDefinition } from "../registry/registry.ts";
+import type { ToolDefinition } from "../tool/registry.ts";
 import { emptyUsage, type Usage } from "./events.ts";
 import { withRetry } from "./retry.ts";
 

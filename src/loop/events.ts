@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { SessionEvent } from "../registry/session.ts";
-import type { ToolEvent } from "../registry/hooks.ts";
+import type { SessionEvent } from "../session/session.ts";
+import type { ToolEvent } from "../tool/hooks.ts";
 
 /** Token and call counters, summed over the turns of a run. */
 export interface Usage {

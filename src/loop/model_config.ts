@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Session } from "../registry/session.ts";
-import type { Settings } from "../runtime/settings.ts";
+import type { Session } from "../session/session.ts";
+import type { Settings } from "../session/settings.ts";
 import { sessionConfig } from "../tools/config.ts";
 import { OPENAI_BASE_URL } from "./client.ts";
 
@@ -95,7 +95,7 @@ export function modelHost(baseUrl: string): string {
  *
  * @example
  * ```ts
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * import { sessionConfig } from "../tools/config.ts";
  * import { sessionModel } from "./model_config.ts";
  * const s = new Session({ roots: ["/tmp"] });

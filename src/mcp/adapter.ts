@@ -15,8 +15,8 @@ import {
   type SideEffect,
   type Tool,
   type ToolOutput,
-} from "../registry/define_tool.ts";
-import type { Session } from "../registry/session.ts";
+} from "../tool/define_tool.ts";
+import type { Session } from "../session/session.ts";
 
 /** Every MCP tool name starts with this. */
 export const MCP_TOOL_PREFIX = "mcp__";
@@ -198,7 +198,7 @@ export interface McpCallData {
  * @example
  * ```ts
  * import { mcpResultToOutput } from "./adapter.ts";
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * await using session = new Session();
  * const out = await mcpResultToOutput({ content: [{ type: "text", text: "hi" }] }, { session, server: "s" });
  * console.assert(out.text === "hi");

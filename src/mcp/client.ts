@@ -26,7 +26,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidInputError, PaddockError, ToolTimeoutError, UnavailableError } from "../errors.ts";
-import type { ToolRegistry } from "../registry/registry.ts";
+import type { ToolRegistry } from "../tool/registry.ts";
 import { adaptMcpTool, type McpToolCaller, mcpToolName } from "./adapter.ts";
 import type { McpServerConfig } from "./config.ts";
 import { ChildProcessTransport } from "./stdio.ts";
@@ -142,7 +142,7 @@ export interface McpResourceTemplateEntry extends ResourceTemplate {
  * @example
  * ```ts
  * import { McpConnection } from "./client.ts";
- * import { ToolRegistry } from "../registry/registry.ts";
+ * import { ToolRegistry } from "../tool/registry.ts";
  * const c = new McpConnection("none", { type: "stdio", command: "/nonexistent", args: [], env: {} },
  *   { registry: new ToolRegistry(), reconnect: { maxAttempts: 0 } });
  * await c.start().catch((e) => console.assert(/Cannot start MCP server "none"/.test(e.message)));

@@ -16,7 +16,7 @@ import {
   ElicitResultSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { UnavailableError } from "../errors.ts";
-import type { InteractionOptions, Question, UserAnswers } from "../tools/_shared/interaction.ts";
+import type { InteractionOptions, Question, UserAnswers } from "../tool/interaction.ts";
 
 /** Tools that need a person: served only to clients that support elicitation. */
 export const INTERACTIVE_TOOLS: readonly string[] = Object.freeze(["AskUserQuestion", "ExitPlanMode"]);
@@ -102,7 +102,7 @@ function answersFrom(questions: readonly Question[], content: Record<string, unk
  * @example
  * ```ts
  * import { mcpInteraction } from "./interaction.ts";
- * import { builtinTools } from "../tools/builtin.ts";
+ * import { builtinTools } from "../tools/mod.ts";
  * const tools = builtinTools({ interaction: mcpInteraction() });
  * console.assert(tools.some((t) => t.name === "AskUserQuestion"));
  * ```

@@ -7,11 +7,11 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { NotFoundError } from "../errors.ts";
-import type { Tool } from "../registry/define_tool.ts";
-import type { ToolRegistry } from "../registry/registry.ts";
+import type { Tool } from "../tool/define_tool.ts";
+import type { ToolRegistry } from "../tool/registry.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { listMcpResourcesTool } from "../tools/list_mcp_resources.ts";
-import { readMcpResourceTool } from "../tools/read_mcp_resource.ts";
+import { listMcpResourcesTool } from "./list_resources_tool.ts";
+import { readMcpResourceTool } from "./read_resource_tool.ts";
 import {
   INHERITED_ENV_VARS,
   McpConnection,
@@ -65,7 +65,7 @@ export interface McpResourceListing {
  * @example
  * ```ts
  * import { McpManager } from "./manager.ts";
- * import { ToolRegistry } from "../registry/registry.ts";
+ * import { ToolRegistry } from "../tool/registry.ts";
  * await using m = new McpManager({ servers: {}, warnings: [] }, new ToolRegistry());
  * console.assert((await m.start()).length === 0);
  * ```
@@ -169,7 +169,7 @@ export class McpManager implements McpResourceSource, AsyncDisposable {
  * @example
  * ```ts
  * import { McpManager, mcpResourceTools } from "./manager.ts";
- * import { ToolRegistry } from "../registry/registry.ts";
+ * import { ToolRegistry } from "../tool/registry.ts";
  * const tools = mcpResourceTools(new McpManager({ servers: {}, warnings: [] }, new ToolRegistry()));
  * console.assert(tools.map((t) => t.name).join() === "ListMcpResources,ReadMcpResource");
  * ```

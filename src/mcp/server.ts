@@ -18,9 +18,9 @@ import {
   type ListToolsResult,
   type ToolAnnotations,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { SideEffect } from "../registry/define_tool.ts";
-import type { Approver } from "../registry/hooks.ts";
-import type { ToolCallResult } from "../registry/run_tool.ts";
+import type { SideEffect } from "../tool/define_tool.ts";
+import type { Approver } from "../tool/hooks.ts";
+import type { ToolCallResult } from "../tool/run_tool.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { clientCanElicit, elicitForm, INTERACTIVE_TOOLS, withMcpClient } from "./interaction.ts";
 import { StreamServerTransport } from "./stdio.ts";

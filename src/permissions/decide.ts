@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isReadOnly, type SideEffect } from "../registry/define_tool.ts";
+import { isReadOnly, type SideEffect } from "../tool/define_tool.ts";
 import { type ConfirmationPreset, type PermissionMode, PLAN_MODE_BLOCKED, presetAsks } from "./modes.ts";
 import { evaluateRules, type PermissionRules, ruleSubject } from "./rules.ts";
 

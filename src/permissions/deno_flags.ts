@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { SideEffect } from "../registry/define_tool.ts";
+import type { SideEffect } from "../tool/define_tool.ts";
 
 /** What one tool contributes to the flag computation. */
 export interface ToolNeeds {

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { ToolRegistry } from "../registry/registry.ts";
+import type { ToolRegistry } from "../tool/registry.ts";
 import { type FlagPolicy, neededPermissions, type PermissionSet } from "./deno_flags.ts";
 
 /** The check's outcome for one tool. */
@@ -54,7 +54,7 @@ export interface CheckOptions {
  * @example
  * ```ts
  * import { checkGrants } from "./grants.ts";
- * import { ToolRegistry } from "../registry/registry.ts";
+ * import { ToolRegistry } from "../tool/registry.ts";
  * const report = checkGrants(new ToolRegistry(), { tools: [], roots: ["/w"] });
  * console.assert(report.tools.length === 0);
  * ```

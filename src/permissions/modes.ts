@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { SideEffect } from "../registry/define_tool.ts";
+import type { SideEffect } from "../tool/define_tool.ts";
 
 /** The permission modes a session can be in. */
 export const PERMISSION_MODES = [

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Hooks, PostToolUseEvent, PreToolUseAnswer, PreToolUseEvent } from "../registry/hooks.ts";
+import type { Hooks, PostToolUseEvent, PreToolUseAnswer, PreToolUseEvent } from "../tool/hooks.ts";
 
 /** One configured hook command. */
 export interface CommandHookConfig {

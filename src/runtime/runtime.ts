@@ -8,21 +8,21 @@
 import type { ConfirmationPreset, PermissionMode } from "../permissions/modes.ts";
 import type { PermissionRules } from "../permissions/rules.ts";
 import type { FlagPolicy } from "../permissions/deno_flags.ts";
-import type { Tool } from "../registry/define_tool.ts";
-import type { Approver, Hooks, ToolEvent, ToolMiddleware } from "../registry/hooks.ts";
-import { ToolRegistry } from "../registry/registry.ts";
+import type { Tool } from "../tool/define_tool.ts";
+import type { Approver, Hooks, ToolEvent, ToolMiddleware } from "../tool/hooks.ts";
+import { ToolRegistry } from "../tool/registry.ts";
 import {
   executeToolCalls,
   type RunOptions,
   runTool,
   type ToolCallRequest,
   type ToolCallResult,
-} from "../registry/run_tool.ts";
-import { defaultOutputRoot, Session } from "../registry/session.ts";
-import { type BuiltinToolOptions, builtinTools } from "../tools/builtin.ts";
+} from "../tool/run_tool.ts";
+import { defaultOutputRoot, Session } from "../session/session.ts";
+import { type BuiltinToolOptions, builtinTools } from "../tools/mod.ts";
 import { defaultLedgerDir, reapOrphanedTasks } from "../tasks/ledger.ts";
-import { searchWorkerFiles, startWalkHelper } from "../tools/_shared/walk_helper.ts";
-import { indexAhead } from "../tools/_shared/index_ahead.ts";
+import { searchWorkerFiles, startWalkHelper } from "../search/walk_helper.ts";
+import { indexAhead } from "../search/index_ahead.ts";
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Session } from "../registry/session.ts";
+import type { Session } from "../session/session.ts";
 import { existingGroups } from "./tracker.ts";
 
 /** Options of {@link installShutdownHandlers}. */
@@ -33,7 +33,7 @@ const SIGNAL_NUMBERS: Partial<Record<Deno.Signal, number>> = { SIGHUP: 1, SIGINT
  *
  * @example
  * ```ts
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * import { installShutdownHandlers } from "./shutdown.ts";
  * const session = new Session({ roots: [Deno.cwd()] });
  * const remove = installShutdownHandlers({ session, close: () => session.close() });

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Session } from "../registry/session.ts";
+import type { Session } from "../session/session.ts";
 import { Ledger, type LedgerEntry } from "./ledger.ts";
 import { DEFAULT_GRACE_MS, groupState, terminateGroups, terminateGroupsSync } from "./process_group.ts";
 
@@ -159,7 +159,7 @@ const trackers = new WeakMap<Session, GroupTracker>();
  *
  * @example
  * ```ts
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * import { sessionGroups } from "./tracker.ts";
  * const session = new Session({ roots: [Deno.cwd()] });
  * console.assert(sessionGroups(session).list().length === 0);

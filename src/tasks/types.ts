@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Session } from "../registry/session.ts";
+import type { Session } from "../session/session.ts";
 
 /** States of a task. */
 export const TASK_STATUSES = ["running", "completed", "failed", "killed"] as const;

@@ -7,10 +7,10 @@
  */
 import { z } from "zod";
 import { ConflictError, NotFoundError, UnavailableError } from "../errors.ts";
-import { defineTool, type Tool, type ToolContext } from "../registry/define_tool.ts";
-import type { ToolRegistry } from "../registry/registry.ts";
-import type { RunOptions } from "../registry/run_tool.ts";
-import type { Session } from "../registry/session.ts";
+import { defineTool, type Tool, type ToolContext } from "../tool/define_tool.ts";
+import type { ToolRegistry } from "../tool/registry.ts";
+import type { RunOptions } from "../tool/run_tool.ts";
+import type { Session } from "../session/session.ts";
 import { PERMISSION_MODES, PLAN_MODE_BLOCKED } from "../permissions/modes.ts";
 import { newTaskId } from "../tasks/types.ts";
 import { startBackgroundAgent } from "../loop/background_agent.ts";
@@ -81,7 +81,7 @@ function agentRecords(session: Session): Map<string, AgentRecord> {
  * @example
  * ```ts
  * import { createModelClient } from "../loop/client.ts";
- * import { ToolRegistry } from "../registry/registry.ts";
+ * import { ToolRegistry } from "../tool/registry.ts";
  * import { agentTool } from "./agent.ts";
  * const registry = new ToolRegistry();
  * registry.register(agentTool({ client: createModelClient({ baseUrl: "http://127.0.0.1:1/v1" }), model: "m", registry }));

@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import { AbortedError, InvalidInputError, UnavailableError } from "../errors.ts";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
-import type { InteractionOptions, Question } from "./_shared/interaction.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
+import type { InteractionOptions, Question } from "../tool/interaction.ts";
 
 /** Most questions per call. */
 export const MAX_QUESTIONS = 4;

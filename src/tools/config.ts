@@ -8,11 +8,11 @@
  */
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
-import type { Session } from "../registry/session.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
+import type { Session } from "../session/session.ts";
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "../permissions/modes.ts";
-import { loadSettings, saveSettings, type Settings, settingsPath } from "../runtime/settings.ts";
-import { resolveSafePath } from "./_shared/paths.ts";
+import { loadSettings, saveSettings, type Settings, settingsPath } from "../session/settings.ts";
+import { resolveSafePath } from "../session/workspace.ts";
 import { planState } from "./exit_plan_mode.ts";
 
 /** A setting's value as the tool takes it. */
@@ -98,7 +98,7 @@ function expected(setting: string, what: string, got: Raw): InvalidInputError {
  *
  * @example
  * ```ts
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * import { sessionConfig } from "./config.ts";
  * const s = new Session({ roots: [Deno.cwd()] });
  * sessionConfig(s).model = "gpt-4o-mini";

@@ -8,11 +8,11 @@
 import { extname } from "node:path";
 import { z } from "zod";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
-import { atomicWriteFile, withFileLock } from "./_shared/atomic_write.ts";
-import { unifiedDiff } from "./_shared/diff.ts";
-import { resolveSafePath } from "./_shared/paths.ts";
-import { assertFresh, recordWrite } from "./_shared/read_state.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
+import { atomicWriteFile, withFileLock } from "../files/atomic_write.ts";
+import { unifiedDiff } from "../files/diff.ts";
+import { resolveSafePath } from "../session/workspace.ts";
+import { assertFresh, recordWrite } from "../files/read_state.ts";
 import {
   decodeText,
   encodeText,
@@ -22,7 +22,7 @@ import {
   type TextFormat,
   toLf,
   withLineEnding,
-} from "./_shared/text.ts";
+} from "../files/text.ts";
 
 /** Lines of context shown around an edit in the result. */
 export const SNIPPET_CONTEXT_LINES = 3;

@@ -9,9 +9,9 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { ConflictError, InvalidInputError, PermissionDeniedError, UnavailableError } from "../errors.ts";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
-import { resolveSafePath } from "./_shared/paths.ts";
-import type { Session } from "../registry/session.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
+import { resolveSafePath } from "../session/workspace.ts";
+import type { Session } from "../session/session.ts";
 
 /** Where worktrees go, relative to the repository's top folder. */
 export const WORKTREES_DIR = ".paddock/worktrees";
@@ -39,7 +39,7 @@ export interface WorktreeInfo {
  *
  * @example
  * ```ts
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * import { currentWorktree } from "./enter_worktree.ts";
  * console.assert(currentWorktree(new Session({ roots: [Deno.cwd()] })) === undefined);
  * ```

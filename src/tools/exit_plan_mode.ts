@@ -6,10 +6,10 @@
  */
 import { z } from "zod";
 import { AbortedError, ConflictError, PermissionDeniedError, UnavailableError } from "../errors.ts";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
-import type { Session } from "../registry/session.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
+import type { Session } from "../session/session.ts";
 import type { PermissionMode } from "../permissions/modes.ts";
-import type { AllowedPrompt, InteractionOptions, PlanDecision } from "./_shared/interaction.ts";
+import type { AllowedPrompt, InteractionOptions, PlanDecision } from "../tool/interaction.ts";
 
 const SLOT = "plan";
 
@@ -26,7 +26,7 @@ export interface PlanState {
  *
  * @example
  * ```ts
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * import { planState } from "./exit_plan_mode.ts";
  * console.assert(planState(new Session({ roots: [Deno.cwd()] })).allowedPrompts.length === 0);
  * ```
@@ -41,7 +41,7 @@ export function planState(session: Session): PlanState {
  *
  * @example
  * ```ts
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * import { enterPlanMode } from "./exit_plan_mode.ts";
  * const s = new Session({ roots: [Deno.cwd()], mode: "acceptEdits" });
  * enterPlanMode(s);

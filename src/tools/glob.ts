@@ -14,15 +14,15 @@
 import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { AbortedError, InvalidInputError } from "../errors.ts";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
-import { type GlobMatcher, globMatcher, splitLiteralPrefix } from "./_shared/glob_match.ts";
-import { type FileIndex, WalkTrail } from "./_shared/file_index.ts";
-import { type MtimeItem, MtimeLoader } from "./_shared/mtime_loader.ts";
-import { NewestPaths } from "./_shared/newest.ts";
-import { resolveSafePath } from "./_shared/paths.ts";
-import { type SearchToolOptions, sessionIndex } from "./_shared/search_options.ts";
-import { settleIndexAhead } from "./_shared/index_ahead.ts";
-import { checkListings, sharedWalk, type SharedWalkOptions, shareMtimes } from "./_shared/walk_helper.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
+import { type GlobMatcher, globMatcher, splitLiteralPrefix } from "../search/glob_match.ts";
+import { type FileIndex, WalkTrail } from "../search/file_index.ts";
+import { type MtimeItem, MtimeLoader } from "../search/mtime_loader.ts";
+import { NewestPaths } from "../search/newest.ts";
+import { resolveSafePath } from "../session/workspace.ts";
+import { type SearchToolOptions, sessionIndex } from "../search/options.ts";
+import { settleIndexAhead } from "../search/index_ahead.ts";
+import { checkListings, sharedWalk, type SharedWalkOptions, shareMtimes } from "../search/walk_helper.ts";
 
 /** Most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 100;

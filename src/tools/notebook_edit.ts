@@ -8,18 +8,12 @@
 import { extname } from "node:path";
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
-import { atomicWriteFile, withFileLock } from "./_shared/atomic_write.ts";
-import {
-  findCell,
-  type NotebookCell,
-  parseNotebook,
-  serializeCell,
-  sourceLines,
-} from "./_shared/notebook.ts";
-import { resolveSafePath } from "./_shared/paths.ts";
-import { assertFresh, recordWrite } from "./_shared/read_state.ts";
-import { decodeText, encodeText } from "./_shared/text.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
+import { atomicWriteFile, withFileLock } from "../files/atomic_write.ts";
+import { findCell, type NotebookCell, parseNotebook, serializeCell, sourceLines } from "../files/notebook.ts";
+import { resolveSafePath } from "../session/workspace.ts";
+import { assertFresh, recordWrite } from "../files/read_state.ts";
+import { decodeText, encodeText } from "../files/text.ts";
 
 /** Structured result of NotebookEdit. */
 export interface NotebookEditData {

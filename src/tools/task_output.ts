@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import { NotFoundError } from "../errors.ts";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
-import type { Session } from "../registry/session.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
+import type { Session } from "../session/session.ts";
 import { BashTask } from "../tasks/bash_task.ts";
 import { readOutputTail, TASK_OUTPUT_TAIL_CHARS } from "../tasks/output_tail.ts";
 import { sessionTasks, type TaskHandle, type TaskStatus } from "../tasks/types.ts";
@@ -62,7 +62,7 @@ const Input: z.ZodType<TaskOutputInput> = z.strictObject({
  *
  * @example
  * ```ts
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * import { findTask } from "./task_output.ts";
  * let msg = "";
  * try { findTask(new Session({ roots: [Deno.cwd()] }), "b1"); } catch (e) { msg = (e as Error).message; }

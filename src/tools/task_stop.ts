@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
 import type { TaskStatus } from "../tasks/types.ts";
 import { findTask } from "./task_output.ts";
 

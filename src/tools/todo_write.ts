@@ -6,8 +6,8 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
-import type { Session } from "../registry/session.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
+import type { Session } from "../session/session.ts";
 
 /** Most items one list may hold. */
 export const MAX_TODOS = 100;
@@ -53,7 +53,7 @@ function state(session: Session): TodoState {
  *
  * @example
  * ```ts
- * import { Session } from "../registry/session.ts";
+ * import { Session } from "../session/session.ts";
  * import { currentTodos } from "./todo_write.ts";
  * console.assert(currentTodos(new Session({ roots: [Deno.cwd()] })).length === 0);
  * ```

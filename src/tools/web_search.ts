@@ -11,12 +11,12 @@
  */
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
 import { resolveSearchProvider } from "../web/choose_provider.ts";
 import type { WebToolOptions } from "../web/options.ts";
 import type { SearchHit } from "../web/search_provider.ts";
-import { hostMatchesDomain } from "./_shared/net_guard.ts";
-import { DEFAULT_WEB_TIMEOUT_MS } from "./web_fetch.ts";
+import { hostMatchesDomain } from "../web/net_guard.ts";
+import { DEFAULT_WEB_TIMEOUT_MS } from "./web_fetch/web_fetch.ts";
 
 /** Results asked of the provider (before domain filtering). */
 export const SEARCH_REQUEST_COUNT = 20;

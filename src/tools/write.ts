@@ -5,12 +5,12 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool, type Tool } from "../registry/define_tool.ts";
-import { atomicWriteFile, withFileLock } from "./_shared/atomic_write.ts";
-import { unifiedDiff } from "./_shared/diff.ts";
-import { resolveSafePath } from "./_shared/paths.ts";
-import { assertFresh, recordWrite } from "./_shared/read_state.ts";
-import { decodeText, encodeText, splitLines, type TextFormat, toLf } from "./_shared/text.ts";
+import { defineTool, type Tool } from "../tool/define_tool.ts";
+import { atomicWriteFile, withFileLock } from "../files/atomic_write.ts";
+import { unifiedDiff } from "../files/diff.ts";
+import { resolveSafePath } from "../session/workspace.ts";
+import { assertFresh, recordWrite } from "../files/read_state.ts";
+import { decodeText, encodeText, splitLines, type TextFormat, toLf } from "../files/text.ts";
 
 /** Structured result of Write. */
 export interface WriteData {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { HostResolver } from "../tools/_shared/net_guard.ts";
+import type { HostResolver } from "./net_guard.ts";
 import type { SearchProvider } from "./search_provider.ts";
 
 /** What WebFetch hands the model hook: the page and the question asked of it. */

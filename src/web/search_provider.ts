@@ -4,7 +4,7 @@
  * @module
  */
 import { PaddockError } from "../errors.ts";
-import { httpGet } from "../tools/_shared/http_get.ts";
+import { httpGet } from "./http_get.ts";
 
 /** One search result. */
 export interface SearchHit {

@@ -4,10 +4,10 @@
  * Used with a capped V8 heap (bounded memory) and with `--allow-run=bash`
  * only (the group kill through bash).
  */
-import { runTool } from "../../src/registry/run_tool.ts";
-import { ToolRegistry } from "../../src/registry/registry.ts";
-import { Session } from "../../src/registry/session.ts";
-import { createBashTool } from "../../src/tools/bash.ts";
+import { runTool } from "../../src/tool/run_tool.ts";
+import { ToolRegistry } from "../../src/tool/registry.ts";
+import { Session } from "../../src/session/session.ts";
+import { createBashTool } from "../../src/tools/bash/bash.ts";
 
 const [root, outputDir, command, timeout] = Deno.args;
 const session = new Session({ roots: [root], outputDir, mode: "bypassPermissions" });

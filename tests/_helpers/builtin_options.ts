@@ -1,7 +1,7 @@
 /** Built-in tool options that turn on every optional built-in tool, for schema tests. */
-import type { BuiltinToolOptions } from "../../src/tools/builtin.ts";
+import type { BuiltinToolOptions } from "../../src/tools/mod.ts";
 import { createModelClient } from "../../src/loop/client.ts";
-import { ToolRegistry } from "../../src/registry/registry.ts";
+import { ToolRegistry } from "../../src/tool/registry.ts";
 
 /** Options under which `builtinTools` returns every tool it can make. */
 export function allBuiltinOptions(): BuiltinToolOptions {

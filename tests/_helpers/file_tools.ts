@@ -1,10 +1,10 @@
 /** Test helpers for the file tools: a registry with them and a runner that allows edits. */
-import { runTool, type ToolCallResult } from "../../src/registry/run_tool.ts";
-import { ToolRegistry } from "../../src/registry/registry.ts";
-import type { Session } from "../../src/registry/session.ts";
+import { runTool, type ToolCallResult } from "../../src/tool/run_tool.ts";
+import { ToolRegistry } from "../../src/tool/registry.ts";
+import type { Session } from "../../src/session/session.ts";
 import { editTool } from "../../src/tools/edit.ts";
 import { notebookEditTool } from "../../src/tools/notebook_edit.ts";
-import { readTool } from "../../src/tools/read.ts";
+import { readTool } from "../../src/tools/read/read.ts";
 import { writeTool } from "../../src/tools/write.ts";
 
 /** A registry holding Read, Write, Edit and NotebookEdit. */

@@ -4,7 +4,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { startWalkHelper, stopWalkHelper, type WalkHelper } from "../../src/tools/_shared/walk_helper.ts";
+import { startWalkHelper, stopWalkHelper, type WalkHelper } from "../../src/search/walk_helper.ts";
 import type { TempWorkspace } from "./workspace.ts";
 
 /** 90 package folders with nested ignore files, hidden files, a .git and spread mtimes. */

@@ -5,7 +5,7 @@
  */
 import { createRuntime } from "../../src/runtime/runtime.ts";
 import { installShutdownHandlers } from "../../src/tasks/shutdown.ts";
-import { createBashTool } from "../../src/tools/bash.ts";
+import { createBashTool } from "../../src/tools/bash/bash.ts";
 import { taskOutputTool } from "../../src/tools/task_output.ts";
 import { taskStopTool } from "../../src/tools/task_stop.ts";
 

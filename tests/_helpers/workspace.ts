@@ -1,6 +1,6 @@
 /** Test helpers: real temp workspaces that clean themselves up. */
-import { Session } from "../../src/registry/session.ts";
-import { RACY_WINDOW_MS } from "../../src/tools/_shared/file_index.ts";
+import { Session } from "../../src/session/session.ts";
+import { RACY_WINDOW_MS } from "../../src/search/file_index.ts";
 
 /** A temp workspace with a session rooted in it. */
 export interface TempWorkspace extends AsyncDisposable {

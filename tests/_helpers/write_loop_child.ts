@@ -8,7 +8,7 @@
  *
  * Usage: deno run -A write_loop_child.ts <file> <bytes>
  */
-import { atomicWriteFile } from "../../src/tools/_shared/atomic_write.ts";
+import { atomicWriteFile } from "../../src/files/atomic_write.ts";
 
 const [file, sizeArg] = Deno.args;
 const size = Number(sizeArg);

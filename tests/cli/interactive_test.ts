@@ -4,7 +4,7 @@ import { readTerminalLine, terminalInteraction } from "../../src/cli/interactive
 import { AbortedError, runTool, ToolRegistry } from "../../mod.ts";
 import { createAskUserQuestionTool } from "../../src/tools/ask_user_question.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
-import type { Question } from "../../src/tools/_shared/interaction.ts";
+import type { Question } from "../../src/tool/interaction.ts";
 
 /** A fake terminal: stdin fed chunk by chunk, stderr collected. */
 function fakeTerminal(chunks: string[], isTerminal = true): CliIo & { errText: () => string } {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createRenderer } from "../../src/cli/render.ts";
 import type { AgentEvent } from "../../src/loop/events.ts";
-import type { ToolCallResult } from "../../src/registry/run_tool.ts";
+import type { ToolCallResult } from "../../src/tool/run_tool.ts";
 
 function render(events: AgentEvent[], json = false) {
   const out: string[] = [];

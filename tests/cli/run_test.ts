@@ -3,7 +3,7 @@ import { toDenoFlags } from "../../src/permissions/deno_flags.ts";
 import { type AgentFlagValues, setupAgent } from "../../src/cli/agent_setup.ts";
 import type { CliIo } from "../../src/cli/command.ts";
 import { main } from "../../src/cli/main.ts";
-import { sessionIndex } from "../../src/tools/_shared/search_options.ts";
+import { sessionIndex } from "../../src/search/options.ts";
 import { startFakeLlm } from "../_helpers/fake_llm.ts";
 import { fromFileUrl } from "../_helpers/paths.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";

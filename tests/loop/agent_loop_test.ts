@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineTool, type Tool } from "../../src/registry/define_tool.ts";
-import { ToolRegistry } from "../../src/registry/registry.ts";
+import { defineTool, type Tool } from "../../src/tool/define_tool.ts";
+import { ToolRegistry } from "../../src/tool/registry.ts";
 import { type AgentOptions, runAgent, runAgentToEnd } from "../../src/loop/agent_loop.ts";
 import { type ChatMessage, createModelClient } from "../../src/loop/client.ts";
 import type { AgentEvent } from "../../src/loop/events.ts";

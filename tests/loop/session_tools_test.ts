@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { ToolRegistry } from "../../src/registry/registry.ts";
+import { ToolRegistry } from "../../src/tool/registry.ts";
 import { runAgentToEnd } from "../../src/loop/agent_loop.ts";
 import { createModelClient } from "../../src/loop/client.ts";
 import type { AgentEvent } from "../../src/loop/events.ts";
 import { createAskUserQuestionTool } from "../../src/tools/ask_user_question.ts";
 import { editTool } from "../../src/tools/edit.ts";
 import { createExitPlanModeTool } from "../../src/tools/exit_plan_mode.ts";
-import { readTool } from "../../src/tools/read.ts";
+import { readTool } from "../../src/tools/read/read.ts";
 import { startFakeLlm } from "../_helpers/fake_llm.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 

@@ -4,11 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineTool } from "../../src/registry/define_tool.ts";
+import { defineTool } from "../../src/tool/define_tool.ts";
 import type { McpEvent } from "../../src/mcp/client.ts";
 import { attachMcpServers, McpManager } from "../../src/mcp/manager.ts";
 import { serveMcpHttp } from "../../src/mcp/server.ts";
-import { ToolRegistry } from "../../src/registry/registry.ts";
+import { ToolRegistry } from "../../src/tool/registry.ts";
 import { createRuntime } from "../../src/runtime/runtime.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 

@@ -8,7 +8,7 @@ import {
 } from "../../src/mcp/adapter.ts";
 import { loadMcpConfig, parseMcpConfig } from "../../src/mcp/config.ts";
 import { mcpResourceTools } from "../../src/mcp/manager.ts";
-import { ToolRegistry } from "../../src/registry/registry.ts";
+import { ToolRegistry } from "../../src/tool/registry.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
 Deno.test("parseMcpConfig reads stdio and http servers in the .mcp.json shape", () => {

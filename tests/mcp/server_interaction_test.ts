@@ -20,7 +20,7 @@ import { createAskUserQuestionTool } from "../../src/tools/ask_user_question.ts"
 import { createExitPlanModeTool, enterPlanMode } from "../../src/tools/exit_plan_mode.ts";
 import { todoWriteTool } from "../../src/tools/todo_write.ts";
 import { z } from "zod";
-import { defineTool } from "../../src/registry/define_tool.ts";
+import { defineTool } from "../../src/tool/define_tool.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
 const QUESTION = {

@@ -15,7 +15,7 @@ import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelco
 import { z } from "zod";
 import { main } from "../../src/cli/main.ts";
 import { serveMcpHttp } from "../../src/mcp/server.ts";
-import { defineTool } from "../../src/registry/define_tool.ts";
+import { defineTool } from "../../src/tool/define_tool.ts";
 import { createRuntime } from "../../src/runtime/runtime.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 

@@ -3,7 +3,7 @@ import { runTool, type Session, ToolRegistry } from "../../mod.ts";
 import { bubblewrapArgs } from "../../src/sandbox/bubblewrap.ts";
 import { sandboxSelfTest } from "../../src/sandbox/sandbox.ts";
 import { seatbeltProfile } from "../../src/sandbox/seatbelt.ts";
-import { type BashOptions, type BashResult, createBashTool } from "../../src/tools/bash.ts";
+import { type BashOptions, type BashResult, createBashTool } from "../../src/tools/bash/bash.ts";
 import { taskStopTool } from "../../src/tools/task_stop.ts";
 import { groupMembers, processesWith, waitUntil } from "../_helpers/groups.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";

@@ -1,5 +1,5 @@
 /** A small tree for the Glob and Grep tests: a git repo with nested ignore files, hidden files and context-rich text. */
-import { locateRipgrep } from "../../src/tools/_shared/ripgrep.ts";
+import { locateRipgrep } from "../../src/search/ripgrep.ts";
 import type { TempWorkspace } from "../_helpers/workspace.ts";
 
 /** The rg binary the tests compare against. */

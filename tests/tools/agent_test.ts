@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineTool } from "../../src/registry/define_tool.ts";
-import type { ToolEvent } from "../../src/registry/hooks.ts";
-import { ToolRegistry } from "../../src/registry/registry.ts";
-import { runTool } from "../../src/registry/run_tool.ts";
+import { defineTool } from "../../src/tool/define_tool.ts";
+import type { ToolEvent } from "../../src/tool/hooks.ts";
+import { ToolRegistry } from "../../src/tool/registry.ts";
+import { runTool } from "../../src/tool/run_tool.ts";
 import { runAgentToEnd } from "../../src/loop/agent_loop.ts";
 import { GENERAL_PURPOSE, loadAgentTypes, parseAgentType } from "../../src/loop/agent_types.ts";
 import { createModelClient } from "../../src/loop/client.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { builtinTools, runTool, ToolRegistry } from "../../mod.ts";
-import type { Question } from "../../src/tools/_shared/interaction.ts";
+import type { Question } from "../../src/tool/interaction.ts";
 import { type AskUserQuestionResult, createAskUserQuestionTool } from "../../src/tools/ask_user_question.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { runTool, type SessionEvent, ToolRegistry } from "../../mod.ts";
-import { settingsPath } from "../../src/runtime/settings.ts";
+import { settingsPath } from "../../src/session/settings.ts";
 import { type ConfigResult, configTool, sessionConfig } from "../../src/tools/config.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 

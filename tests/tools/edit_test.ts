@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { EditData } from "../../src/tools/edit.ts";
-import { Session } from "../../src/registry/session.ts";
+import { Session } from "../../src/session/session.ts";
 import { runFileTool } from "../_helpers/file_tools.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 

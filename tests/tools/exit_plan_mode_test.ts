@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { defineTool, runTool, type SessionEvent, ToolRegistry } from "../../mod.ts";
-import type { PlanRequest } from "../../src/tools/_shared/interaction.ts";
+import type { PlanRequest } from "../../src/tool/interaction.ts";
 import { configTool } from "../../src/tools/config.ts";
 import { createExitPlanModeTool, enterPlanMode, planState } from "../../src/tools/exit_plan_mode.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";

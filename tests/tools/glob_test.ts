@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { runTool } from "../../src/registry/run_tool.ts";
-import { ToolRegistry } from "../../src/registry/registry.ts";
+import { runTool } from "../../src/tool/run_tool.ts";
+import { ToolRegistry } from "../../src/tool/registry.ts";
 import { createGlobTool, type GlobResult } from "../../src/tools/glob.ts";
-import { sessionIndex } from "../../src/tools/_shared/search_options.ts";
-import { Session } from "../../src/registry/session.ts";
+import { sessionIndex } from "../../src/search/options.ts";
+import { Session } from "../../src/session/session.ts";
 import { pastRacyWindow, type TempWorkspace, tempWorkspace } from "../_helpers/workspace.ts";
 import { buildFixture, rawRg } from "./_search_fixture.ts";
 

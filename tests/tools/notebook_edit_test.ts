@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { NotebookEditData } from "../../src/tools/notebook_edit.ts";
-import { parseNotebook } from "../../src/tools/_shared/notebook.ts";
+import { parseNotebook } from "../../src/files/notebook.ts";
 import { runFileTool } from "../_helpers/file_tools.ts";
 import { type TempWorkspace, tempWorkspace } from "../_helpers/workspace.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { runTool, type Session, ToolRegistry } from "../../mod.ts";
-import { type BashBackgroundResult, createBashTool } from "../../src/tools/bash.ts";
+import { type BashBackgroundResult, createBashTool } from "../../src/tools/bash/bash.ts";
 import { type TaskOutputResult, taskOutputTool } from "../../src/tools/task_output.ts";
 import { type TaskStopResult, taskStopTool } from "../../src/tools/task_stop.ts";
 import { TASK_OUTPUT_TAIL_CHARS } from "../../src/tasks/output_tail.ts";

@@ -1,0 +1,188 @@
+/**
+ * The non-text kinds Read handles: images (base64 plus dimensions), PDFs
+ * (text per page) and notebooks (cells with outputs). Each load is recorded
+ * for the read-before-write check.
+ *
+ * @module
+ */
+import { InvalidInputError } from "../../errors.ts";
+import type { ToolContext, ToolOutput } from "../../tool/define_tool.ts";
+import { sniffImage } from "./image.ts";
+import { parseNotebook, type RenderedCell, renderNotebook } from "../../files/notebook.ts";
+import { extractPdfPages, type PdfPageText } from "../../files/pdf.ts";
+import { recordRead } from "../../files/read_state.ts";
+import { decodeText, sha256Hex } from "../../files/text.ts";
+
+/** Largest image returned as image content (bytes). */
+export const MAX_IMAGE_BYTES: number = 5 * 1024 * 1024;
+/** Largest PDF read (bytes). */
+export const MAX_PDF_BYTES: number = 32 * 1024 * 1024;
+/** Most PDF pages one call returns. */
+export const MAX_PDF_PAGES_PER_CALL = 20;
+/** PDFs with more pages than this need `pages`. */
+export const PDF_PAGES_WITHOUT_RANGE = 10;
+/** Largest notebook read (bytes). */
+export const MAX_NOTEBOOK_BYTES: number = 64 * 1024 * 1024;
+
+/** Structured result of an image read. */
+export interface ReadImageData {
+  /** Discriminator. */
+  kind: "image";
+  /** The path read. */
+  filePath: string;
+  /** Media type. */
+  mediaType: string;
+  /** Size in bytes. */
+  size: number;
+  /** Width in pixels, when cheap to know. */
+  width?: number;
+  /** Height in pixels, when cheap to know. */
+  height?: number;
+}
+/** Structured result of a PDF read. */
+export interface ReadPdfData {
+  /** Discriminator. */
+  kind: "pdf";
+  /** The path read. */
+  filePath: string;
+  /** Pages in the document. */
+  pageCount: number;
+  /** The pages returned. */
+  pages: PdfPageText[];
+}
+/** Structured result of a notebook read. */
+export interface ReadNotebookData {
+  /** Discriminator. */
+  kind: "notebook";
+  /** The path read. */
+  filePath: string;
+  /** The cells. */
+  cells: RenderedCell[];
+}
+async function loadWhole(real: string, max: number, what: string, shown: string, ctx: ToolContext) {
+  using file = await Deno.open(real, { read: true });
+  const info = await file.stat();
+  if (info.size > max) {
+    throw new InvalidInputError(
+      `${what} "${shown}" is ${info.size} bytes: the limit is ${max}; use Bash to shrink or split it first`,
+    );
+  }
+  const bytes = await readAll(file, ctx.signal);
+  const hash = await sha256Hex(bytes);
+  recordRead(ctx.session, real, {
+    mtimeMs: info.mtime?.getTime() ?? null,
+    size: bytes.length,
+    hash,
+    whole: true,
+  });
+  return bytes;
+}
+
+export async function readImage(
+  real: string,
+  shown: string,
+  ctx: ToolContext,
+): Promise<ToolOutput<ReadImageData> | undefined> {
+  const bytes = await loadWhole(real, MAX_IMAGE_BYTES, "Image", shown, ctx);
+  const info = sniffImage(bytes);
+  if (!info) return undefined; // not really an image: let the text path judge it
+  const dims = info.width && info.height ? `, ${info.width}×${info.height}` : "";
+  return {
+    text: `Image "${shown}" (${info.mediaType}${dims}, ${bytes.length} bytes)`,
+    images: [{ data: toBase64(bytes), mediaType: info.mediaType }],
+    data: {
+      kind: "image",
+      filePath: shown,
+      mediaType: info.mediaType,
+      size: bytes.length,
+      width: info.width,
+      height: info.height,
+    },
+  };
+}
+
+/** Parses `pages` ("3" or "1-5") into an inclusive range. */
+export function parsePageRange(pages: string): { first: number; last: number } {
+  const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(pages);
+  const first = m ? Number(m[1]) : NaN, last = m ? Number(m[2] ?? m[1]) : NaN;
+  if (!m || first < 1 || last < first) {
+    throw new InvalidInputError(
+      `"pages" must be a page like "3" or a range like "1-5" (from 1 up), got "${pages}"`,
+    );
+  }
+  if (last - first + 1 > MAX_PDF_PAGES_PER_CALL) {
+    throw new InvalidInputError(
+      `"pages" asks for ${last - first + 1} pages: at most ${MAX_PDF_PAGES_PER_CALL} a call, e.g. "${first}-${
+        first + MAX_PDF_PAGES_PER_CALL - 1
+      }"`,
+    );
+  }
+  return { first, last };
+}
+
+export async function readPdf(
+  real: string,
+  shown: string,
+  pages: string | undefined,
+  ctx: ToolContext,
+): Promise<ToolOutput<ReadPdfData>> {
+  const range = pages === undefined ? { first: 1, last: PDF_PAGES_WITHOUT_RANGE } : parsePageRange(pages);
+  const bytes = await loadWhole(real, MAX_PDF_BYTES, "PDF", shown, ctx);
+  const pdf = await extractPdfPages(bytes, { ...range, signal: ctx.signal });
+  if (pages === undefined && pdf.pageCount > PDF_PAGES_WITHOUT_RANGE) {
+    throw new InvalidInputError(
+      `"${shown}" has ${pdf.pageCount} pages: give "pages", e.g. pages="1-${PDF_PAGES_WITHOUT_RANGE}" (at most ${MAX_PDF_PAGES_PER_CALL} a call)`,
+    );
+  }
+  if (range.first > pdf.pageCount) {
+    throw new InvalidInputError(
+      `"${shown}" has ${pdf.pageCount} pages: "pages" must be within 1-${pdf.pageCount}`,
+    );
+  }
+  const shownLast = pdf.pages.at(-1)?.page ?? range.first;
+  const body = pdf.pages.map((p) => `--- Page ${p.page} ---\n${p.text || "(no text on this page)"}`).join(
+    "\n\n",
+  );
+  return {
+    text: `PDF "${shown}": pages ${range.first}-${shownLast} of ${pdf.pageCount}\n\n${body}`,
+    data: { kind: "pdf", filePath: shown, pageCount: pdf.pageCount, pages: pdf.pages },
+  };
+}
+
+export async function readNotebook(
+  real: string,
+  shown: string,
+  ctx: ToolContext,
+): Promise<ToolOutput<ReadNotebookData>> {
+  const bytes = await loadWhole(real, MAX_NOTEBOOK_BYTES, "Notebook", shown, ctx);
+  const nb = parseNotebook(decodeText(bytes).text, shown);
+  const r = renderNotebook(nb);
+  return {
+    text: r.cells.length ? r.text : `Warning: notebook "${shown}" has no cells`,
+    data: { kind: "notebook", filePath: shown, cells: r.cells },
+    ...(r.images.length ? { images: r.images } : {}),
+  };
+}
+
+/** Reads a whole open file into one buffer (sized from its stat, grown if the file grew). */
+export async function readAll(file: Deno.FsFile, signal?: AbortSignal): Promise<Uint8Array> {
+  let buf = new Uint8Array(Math.max((await file.stat()).size, 0) + 1);
+  let total = 0;
+  for (;;) {
+    signal?.throwIfAborted();
+    if (total === buf.length) {
+      const bigger = new Uint8Array(buf.length * 2);
+      bigger.set(buf);
+      buf = bigger;
+    }
+    const n = await file.read(buf.subarray(total, Math.min(buf.length, total + (1 << 22))));
+    if (n === null) return buf.subarray(0, total);
+    total += n;
+  }
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}

@@ -1,0 +1,232 @@
+import assert from "node:assert/strict";
+import { runTool, type Session, ToolRegistry } from "../../../mod.ts";
+import { resolveConfig } from "../../../src/cli/options.ts";
+import { createRuntime } from "../../../src/runtime/runtime.ts";
+import type { ToolEvent } from "../../../src/tool/hooks.ts";
+import { type BashResult, createBashTool } from "../../../src/tools/bash/bash.ts";
+import { CONFIG, DENO, groupMembers, waitUntil } from "../../_helpers/groups.ts";
+import { tempWorkspace } from "../../_helpers/workspace.ts";
+
+const registry = new ToolRegistry([createBashTool({ graceMs: 500 })]);
+const helper = (name: string) => new URL(`../../_helpers/${name}`, import.meta.url).pathname;
+
+async function bash(
+  session: Session,
+  input: Record<string, unknown>,
+  extra: { onEvent?: (e: ToolEvent) => void; signal?: AbortSignal } = {},
+) {
+  const r = await runTool(registry, { name: "Bash", input }, { session, env: { HOME: "/tmp" }, ...extra });
+  return { ...r, data: r.data as BashResult };
+}
+
+async function withSession<T>(fn: (ws: Awaited<ReturnType<typeof tempWorkspace>>) => Promise<T>): Promise<T> {
+  await using ws = await tempWorkspace();
+  ws.session.setMode("bypassPermissions");
+  try {
+    return await fn(ws);
+  } finally {
+    await ws.session.close();
+  }
+}
+
+Deno.test("Bash timeout stops the whole group: `sleep 100 & sleep 100` returns at once and no sleep survives", async () => {
+  await withSession(async (ws) => {
+    const started = Date.now();
+    const r = await bash(ws.session, { command: "sleep 100 & sleep 100", timeout: 500 });
+    // a bound on waiting, far below the 100 s the sleeps would take: proves the call did not wait for them
+    assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+    assert.ok(r.ok);
+    assert.equal(r.data.timedOut, true);
+    assert.match(r.text, /^Timed out after 500 ms: the process group was stopped/);
+    assert.deepEqual(groupMembers(r.data.pgid), []);
+  });
+});
+
+Deno.test("Bash returns when bash exits although a background child holds the pipes", async () => {
+  await withSession(async (ws) => {
+    const r = await bash(ws.session, { command: "sleep 30 & echo started" });
+    assert.ok(r.ok);
+    assert.match(r.text, /^started\n/);
+    assert.match(r.text, /background processes of this command still run/);
+    assert.equal(r.data.exitCode, 0);
+    assert.equal(r.data.backgroundProcesses, true);
+    assert.notDeepEqual(groupMembers(r.data.pgid), []);
+    await ws.session.close();
+    assert.deepEqual(groupMembers(r.data.pgid), [], "closing the session kills the leftover group");
+  });
+});
+
+Deno.test("Bash says where a background child's later output goes when it still holds the pipes", async () => {
+  await withSession(async (ws) => {
+    const r = await bash(ws.session, { command: "(sleep 1; echo late-line) & echo started" });
+    assert.ok(r.ok, r.text);
+    assert.match(r.text, /^started\n/);
+    const file = r.text.match(/what they print from now on goes to "([^"]+)"/)?.[1];
+    assert.ok(file, r.text);
+    assert.equal(r.data.outputPath, file);
+    assert.ok(
+      await waitUntil(() => Deno.readTextFileSync(file).includes("late-line")),
+      "the child's later output reaches the named file",
+    );
+    assert.ok(Deno.readTextFileSync(file).startsWith("started\n"), "the file also has what was returned");
+  });
+});
+
+Deno.test("Bash keeps memory bounded on 200 MB of output and keeps the full output in a file", async () => {
+  await using ws = await tempWorkspace();
+  // a 96 MB heap cannot hold 200 MB of output: the child dies if the output is kept in memory
+  const out = await new Deno.Command(DENO, {
+    args: [
+      "run",
+      "-A",
+      "--config",
+      CONFIG,
+      "--v8-flags=--max-old-space-size=96",
+      helper("bash_child.ts"),
+      ws.dir,
+      ws.session.outputDir(),
+      "yes | head -c 200000000",
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const r = JSON.parse(new TextDecoder().decode(out.stdout));
+  assert.equal(r.ok, true);
+  assert.equal(r.data.outputChars, 200_000_000);
+  assert.equal(r.streamed, 200_000_000, "every chunk was streamed to onOutput");
+  assert.ok(r.text.length <= 30_000);
+  assert.match(r.text, /characters cut here; the full output is in "/);
+  assert.equal((await Deno.stat(r.data.outputPath)).size, 200_000_000);
+});
+
+Deno.test("Bash output past 30000 characters is cut by the runner, head and tail kept, full text in a file", async () => {
+  await withSession(async (ws) => {
+    const r = await bash(ws.session, { command: "seq 1 30000" });
+    assert.ok(r.ok);
+    assert.ok(r.truncated, "the runner cut it");
+    assert.ok(r.text.startsWith("1\n2\n3\n"));
+    assert.ok(r.text.endsWith("29999\n30000"));
+    assert.match(r.text, /characters cut here; the full output is in "/);
+    const full = await Deno.readTextFile(r.truncated!.fullOutputPath);
+    assert.equal(full.split("\n").length, 30_000);
+  });
+});
+
+Deno.test("Bash streams output chunk by chunk before the command exits", async () => {
+  await withSession(async (ws) => {
+    // each line waits for the test to acknowledge the previous one: only streaming lets it finish
+    const command =
+      "for i in 1 2 3; do echo tick $i; while [ ! -e ack$i ]; do sleep 0.05; done; done; echo end";
+    const seen: string[] = [];
+    const r = await bash(ws.session, { command, timeout: 30_000 }, {
+      onEvent: (e) => {
+        if (e.type !== "tool_output") return;
+        seen.push(e.chunk);
+        const m = e.chunk.match(/tick (\d)/g);
+        for (const t of m ?? []) Deno.writeTextFileSync(ws.path(`ack${t.slice(5)}`), "");
+      },
+    });
+    assert.equal(r.data.timedOut, false);
+    assert.equal(r.text, "tick 1\ntick 2\ntick 3\nend");
+    assert.ok(seen.length >= 3, `chunks: ${JSON.stringify(seen)}`);
+  });
+});
+
+Deno.test("Bash interleaves stdout and stderr and states a non-zero exit first", async () => {
+  await withSession(async (ws) => {
+    const r = await bash(ws.session, { command: "echo out; echo err >&2; echo out2; echo err2 >&2; exit 3" });
+    assert.ok(r.ok);
+    assert.equal(r.text, "Exit code 3\nout\nerr\nout2\nerr2");
+    assert.equal(r.data.exitCode, 3);
+  });
+});
+
+Deno.test("Bash keeps the working directory between calls and resets it when it leaves the workspace", async () => {
+  await withSession(async (ws) => {
+    await bash(ws.session, { command: "mkdir -p sub/deeper && cd sub/deeper" });
+    assert.equal(ws.session.cwd, ws.path("sub", "deeper"));
+    const pwd = await bash(ws.session, { command: "pwd" });
+    assert.equal(pwd.text, ws.path("sub", "deeper"));
+    const out = await bash(ws.session, { command: "cd /" });
+    assert.match(out.text, /"\/" is outside the workspace, so the working directory was reset to "/);
+    assert.equal(ws.session.cwd, ws.dir);
+    const again = await bash(ws.session, { command: "pwd" });
+    assert.equal(again.text, ws.dir);
+  });
+});
+
+Deno.test("Bash refuses a timeout above 600000 ms with a clear message", async () => {
+  await withSession(async (ws) => {
+    const r = await bash(ws.session, { command: "true", timeout: 600_001 });
+    assert.equal(r.ok, false);
+    assert.equal(r.error?.code, "invalid_input");
+    assert.match(r.text, /timeout is at most 600000 ms/);
+  });
+});
+
+Deno.test("Bash abort kills the group and the runner returns the partial output", async () => {
+  await withSession(async (ws) => {
+    const controller = new AbortController();
+    let pgidFile = "";
+    const r = await bash(ws.session, { command: "echo $$ > pgid; echo first; sleep 100 & sleep 100" }, {
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === "tool_output" && e.chunk.includes("first")) controller.abort();
+      },
+    });
+    assert.equal(r.ok, false);
+    assert.equal(r.error?.code, "aborted");
+    assert.match(r.text, /first/);
+    pgidFile = await Deno.readTextFile(ws.path("pgid"));
+    const pgid = Number(pgidFile.trim());
+    assert.ok(await waitUntil(() => groupMembers(pgid).length === 0), "the group dies after the abort");
+  });
+});
+
+Deno.test("Bash kills the group through bash when Deno only has --allow-run=bash", async () => {
+  await using ws = await tempWorkspace();
+  const out = ws.session.outputDir();
+  const repo = new URL("../../../", import.meta.url).pathname;
+  const out2 = await new Deno.Command(DENO, {
+    args: [
+      "run",
+      "--no-prompt",
+      "--config",
+      CONFIG,
+      "--allow-run=bash",
+      `--allow-read=${repo},${ws.dir},${out}`,
+      `--allow-write=${ws.dir},${out}`,
+      helper("bash_child.ts"),
+      ws.dir,
+      out,
+      "sleep 100 & sleep 100",
+      "500",
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out2.code, 0, new TextDecoder().decode(out2.stderr));
+  const r = JSON.parse(new TextDecoder().decode(out2.stdout));
+  assert.equal(r.data.timedOut, true, r.text);
+  assert.deepEqual(groupMembers(r.data.pgid), []);
+});
+
+Deno.test("The sandbox setting reaches Bash from createRuntime and from the CLI's --sandbox", async () => {
+  await using ws = await tempWorkspace();
+  await using plain = createRuntime({ roots: [ws.dir] });
+  assert.deepEqual(plain.registry.get("Bash")?.programs, ["bash"]);
+  await using boxed = createRuntime({ roots: [ws.dir], sandbox: true });
+  assert.deepEqual(boxed.registry.get("Bash")?.programs, ["bash", "bwrap"]);
+  const io = {
+    out: () => {},
+    err: () => {},
+    stdin: new ReadableStream<Uint8Array>(),
+    isTerminal: false,
+    env: {},
+    cwd: ws.dir,
+    signal: new AbortController().signal,
+  };
+  assert.equal(resolveConfig({ sandbox: true }, io).runtime.toolOptions?.bash?.sandbox, true);
+  assert.equal(resolveConfig({}, io).runtime.toolOptions?.bash?.sandbox, false);
+});
