@@ -32,9 +32,15 @@ export async function launchFlags(args: string[]): Promise<string[]> {
   return JSON.parse(out).flags as string[];
 }
 
+/** Whether `args` only ask for help (which needs no permission, so no flags are computed). */
+function asksForHelp(args: readonly string[]): boolean {
+  const own = args.includes("--") ? args.slice(0, args.indexOf("--")) : args;
+  return args[0]?.startsWith("-") === true || own.includes("--help") || own.includes("-h");
+}
+
 if (import.meta.main) {
   const args = Deno.args.length ? [...Deno.args] : ["--help"];
-  const flags = args[0]?.startsWith("-") ? ["--no-prompt"] : await launchFlags(args);
+  const flags = asksForHelp(args) ? ["--no-prompt"] : await launchFlags(args);
   const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...flags, cli, ...args],

@@ -5,7 +5,8 @@
  *   packages, about 30,000 files and 300 MB) is `.gitignore`d, and whose
  *   `src/` holds hard links to part of those packages, so a search from the
  *   root has real files to read and a large ignored folder to skip.
- * - `gen/`: a generated tree of {@link GEN_FILES} small files for scale.
+ * - `gen/`: a generated tree of {@link GEN_FILES} small files for scale
+ *   (`gen-<n>/` for another size, see {@link CorpusOptions.genFiles}).
  *
  * Run `deno run -A bench/corpus.ts` to build it ahead of `deno task bench`.
  *
@@ -54,13 +55,24 @@ export interface Corpus {
   gen: string;
 }
 
-/** Builds whatever is missing and returns the paths. */
-export async function ensureCorpus(options: { gen?: boolean } = {}): Promise<Corpus> {
+/** Options of {@link ensureCorpus}. */
+export interface CorpusOptions {
+  /** Build the npm repository (needs npm and the network once). Default true. */
+  repo?: boolean;
+  /** Build the generated tree. Default true. */
+  gen?: boolean;
+  /** Files in the generated tree. Default {@link GEN_FILES}. */
+  genFiles?: number;
+}
+
+/** Builds whatever is missing (of what `options` asks for) and returns the paths. */
+export async function ensureCorpus(options: CorpusOptions = {}): Promise<Corpus> {
   const repo = join(CACHE_DIR, "repo");
   const nodeModules = join(repo, "node_modules");
-  const gen = join(CACHE_DIR, "gen");
-  if (!(await exists(join(repo, ".corpus-done")))) await buildRepo(repo);
-  if ((options.gen ?? true) && !(await exists(join(gen, ".corpus-done")))) await buildGen(gen);
+  const files = options.genFiles ?? GEN_FILES;
+  const gen = join(CACHE_DIR, files === GEN_FILES ? "gen" : `gen-${files}`);
+  if ((options.repo ?? true) && !(await exists(join(repo, ".corpus-done")))) await buildRepo(repo);
+  if ((options.gen ?? true) && !(await exists(join(gen, ".corpus-done")))) await buildGen(gen, files);
   return { repo, nodeModules, gen };
 }
 
@@ -93,17 +105,17 @@ async function buildRepo(repo: string): Promise<void> {
   await Deno.writeTextFile(join(repo, ".corpus-done"), new Date().toISOString());
 }
 
-async function buildGen(gen: string): Promise<void> {
-  console.error(`corpus: generating ${GEN_FILES} files into ${gen}`);
+async function buildGen(gen: string, files: number): Promise<void> {
+  console.error(`corpus: generating ${files} files into ${gen}`);
   await Deno.remove(gen, { recursive: true }).catch(() => {});
   const words = ["alpha", "beta", "gamma", "delta", "render", "parse", "token", "stream", "buffer", "index"];
   const exts = ["ts", "js", "json", "md", "txt"];
   let n = 0;
-  for (let a = 0; n < GEN_FILES; a++) {
-    for (let b = 0; b < 20 && n < GEN_FILES; b++) {
+  for (let a = 0; n < files; a++) {
+    for (let b = 0; b < 20 && n < files; b++) {
       const dir = join(gen, `pkg${a}`, `mod${b}`, "lib");
       Deno.mkdirSync(dir, { recursive: true });
-      for (let c = 0; c < 50 && n < GEN_FILES; c++, n++) {
+      for (let c = 0; c < 50 && n < files; c++, n++) {
         const w = words[n % words.length];
         const body = `// file ${n}\nexport function ${w}${n}(x: number): number {\n  return x * ${
           n % 97

@@ -1,104 +1,57 @@
 /**
- * Glob tool vs raw walkers on the corpus (see `corpus.ts`): the baseline is
- * `rg --files -g <glob>` from the pattern's literal prefix; `fd` (Debian's
- * `fdfind`) when installed and a pruned `find` are the other walkers. "Glob
- * first" uses a new session each time (cold index, warm OS cache) with the
- * walk helper thread started beforehand, as `createRuntime` does; "Glob
- * first, one thread" without it; "Glob warm" repeats a call in one session,
- * as an agent's tenth call would (answered from the index's memory after a
- * stat per folder); "Glob warm, new pattern" asks the warm index something it
- * was not asked before (the same files, by a pattern it has not seen).
+ * The Glob tool against a plain baseline in the same process: `rg --files`
+ * from the pattern's literal prefix, with the rest of the pattern as rg's
+ * glob, and an `lstat` per listed path (`rgFilesAndStat` in
+ * `search_cases.ts`). "Glob" is the tool as it runs by default (over
+ * `rg --files`); "Glob, walk" is its fallback where rg may not run (a plain
+ * readDir walk, `src/search/walk.ts`). Nothing is cached between calls, so
+ * every iteration does the whole work (the OS file cache is warm).
  *
- * `deno bench -A bench/glob_bench.ts` (build the corpus first with `deno run -A bench/corpus.ts`)
+ * `deno bench -A bench/glob_bench.ts`; the corpus (see `corpus.ts`) is built on
+ * first use. `PADDOCK_BENCH_GEN_FILES=50000 PADDOCK_BENCH_REPO=0` runs on a
+ * generated tree of 50,000 files only (no network).
  */
-import { join } from "node:path";
 import { ToolRegistry } from "../src/tool/registry.ts";
 import { runTool } from "../src/tool/run_tool.ts";
 import { Session } from "../src/session/session.ts";
-import { splitLiteralPrefix } from "../src/search/glob_match.ts";
 import { locateRipgrep } from "../src/search/ripgrep.ts";
 import { createGlobTool } from "../src/tools/glob.ts";
-import { startWalkHelper } from "../src/search/walk_helper.ts";
 import { ensureCorpus } from "./corpus.ts";
-import { findArgs, GLOB_CASES, unseenVariant } from "./search_cases.ts";
+import { globBenchCorpus, rgFilesAndStat } from "./search_cases.ts";
 
-const corpus = await ensureCorpus();
+const { options, cases } = globBenchCorpus();
+const corpus = await ensureCorpus(options);
 const RG = locateRipgrep();
 const registry = new ToolRegistry([createGlobTool()]);
-const solo = new ToolRegistry([createGlobTool({ shareWalks: false })]);
-await startWalkHelper()?.whenReady;
-const FD = ["fdfind", "fd"].find((p) => {
-  try {
-    return new Deno.Command(p, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync().success;
-  } catch {
-    return false;
-  }
-});
+const walk = new ToolRegistry([createGlobTool({ engine: "in-process" })]);
 
-async function spawn(cmd: string, args: string[], cwd: string): Promise<void> {
-  const out = await new Deno.Command(cmd, { args, cwd, stdin: "null", stdout: "piped", stderr: "piped" })
-    .output();
-  if (!out.success) throw new Error(`${cmd}: ${new TextDecoder().decode(out.stderr)}`);
-}
-
-async function glob(session: Session, root: string, pattern: string, reg = registry): Promise<void> {
+async function glob(reg: ToolRegistry, session: Session, root: string, pattern: string): Promise<void> {
   const r = await runTool(reg, { name: "Glob", input: { pattern, path: root } }, { session });
   if (!r.ok) throw new Error(r.text);
 }
 
+// `async` on every fn: Deno.bench awaits only what an AsyncFunction returns
 const opts = { n: 10, warmup: 2 };
-for (const k of GLOB_CASES) {
-  const c = { ...k, root: k.root === "gen" ? corpus.gen : corpus.repo };
-  const { prefix, rest } = splitLiteralPrefix(c.pattern);
-  const start = prefix ? join(c.root, prefix) : c.root;
+for (const c of cases) {
+  const root = c.root === "gen" ? corpus.gen : corpus.repo;
+  const session = new Session({ roots: [root] });
   Deno.bench({
-    name: `rg --files ${c.group}`,
+    name: `rg --files + lstat ${c.group}`,
     group: c.group,
     baseline: true,
     ...opts,
-    fn: async () =>
-      await spawn(RG, ["--files", "--hidden", "--no-config", "-g", "!.git", "-g", `/${rest}`, start], c.root),
-  });
-  if (FD) {
-    Deno.bench({
-      name: `fd ${c.group}`,
-      group: c.group,
-      ...opts,
-      fn: async () =>
-        await spawn(FD, ["--type", "f", "--hidden", "--exclude", ".git", ...c.fd, ".", start], c.root),
-    });
-  }
-  Deno.bench({
-    name: `find ${c.group}`,
-    group: c.group,
-    ...opts,
-    fn: async () => await spawn("find", findArgs(start, k), c.root),
+    fn: async () => void await rgFilesAndStat(RG, root, c.pattern),
   });
   Deno.bench({
-    name: `Glob first ${c.group}`,
+    name: `Glob ${c.group}`,
     group: c.group,
     ...opts,
-    fn: async () => await glob(new Session({ roots: [c.root] }), c.root, c.pattern),
+    fn: async () => await glob(registry, session, root, c.pattern),
   });
   Deno.bench({
-    name: `Glob first, one thread ${c.group}`,
+    name: `Glob, walk ${c.group}`,
     group: c.group,
     ...opts,
-    fn: async () => await glob(new Session({ roots: [c.root] }), c.root, c.pattern, solo),
-  });
-  const warm = new Session({ roots: [c.root] });
-  await glob(warm, c.root, c.pattern);
-  Deno.bench({
-    name: `Glob warm ${c.group}`,
-    group: c.group,
-    ...opts,
-    fn: async () => await glob(warm, c.root, c.pattern),
-  });
-  let unseen = 0;
-  Deno.bench({
-    name: `Glob warm, new pattern ${c.group}`,
-    group: c.group,
-    ...opts,
-    fn: async () => await glob(warm, c.root, unseenVariant(c.pattern, unseen++)),
+    fn: async () => await glob(walk, session, root, c.pattern),
   });
 }

@@ -5,8 +5,9 @@
  * @module
  */
 import { relative } from "node:path";
-import { splitGlobList } from "../src/search/glob_match.ts";
+import { splitGlobList, splitLiteralPrefix } from "../src/search/glob_match.ts";
 import type { GrepMode, GrepQuery } from "../src/search/ripgrep.ts";
+import { type CorpusOptions, GEN_FILES } from "./corpus.ts";
 
 /** One Grep case: a group name and the tool input. */
 export interface GrepCase {
@@ -67,44 +68,53 @@ export interface GlobCase {
   root: "repo" | "gen";
   /** The Glob pattern. */
   pattern: string;
-  /** fd arguments for the same files (its globs match names). */
-  fd: string[];
-  /** find's `-name` test. */
-  findName: string;
 }
 
 /** Glob cases. */
 export const GLOB_CASES: readonly GlobCase[] = [
-  { group: "**/*.ts", root: "repo", pattern: "**/*.ts", fd: ["--extension", "ts"], findName: "*.ts" },
-  {
-    group: "deep narrow",
-    root: "repo",
-    pattern: "src/rxjs/src/internal/operators/**/*.ts",
-    fd: ["--extension", "ts"],
-    findName: "*.ts",
-  },
-  {
-    group: "**/package.json",
-    root: "repo",
-    pattern: "**/package.json",
-    fd: ["--glob", "package.json"],
-    findName: "package.json",
-  },
-  { group: "200k **/*.ts", root: "gen", pattern: "**/*.ts", fd: ["--extension", "ts"], findName: "*.ts" },
+  { group: "**/*.ts", root: "repo", pattern: "**/*.ts" },
+  { group: "deep narrow", root: "repo", pattern: "src/rxjs/src/internal/operators/**/*.ts" },
+  { group: "**/package.json", root: "repo", pattern: "**/package.json" },
+  { group: "gen **/*.ts", root: "gen", pattern: "**/*.ts" },
+  { group: "gen pkg1*/**/*.json", root: "gen", pattern: "pkg1*/**/*.json" },
 ];
 
 /**
- * A pattern that finds the same files as `pattern` but that a session has not
- * seen (`n` makes it new): its last segment gains a brace alternative that
- * names nothing. It measures a warm index answering a new question.
+ * The corpus the Glob benches use, from the environment: `PADDOCK_BENCH_GEN_FILES`
+ * sizes the generated tree (default `GEN_FILES`, 200,000), and
+ * `PADDOCK_BENCH_REPO=0` leaves out the npm corpus (built over the network)
+ * and its cases.
  */
-export function unseenVariant(pattern: string, n: number): string {
-  const cut = pattern.lastIndexOf("/") + 1;
-  return `${pattern.slice(0, cut)}{${pattern.slice(cut)},paddock-unseen-${n}}`;
+export function globBenchCorpus(): { options: CorpusOptions; cases: readonly GlobCase[] } {
+  const genFiles = Number(Deno.env.get("PADDOCK_BENCH_GEN_FILES") ?? GEN_FILES);
+  const repo = Deno.env.get("PADDOCK_BENCH_REPO") !== "0";
+  return { options: { repo, genFiles }, cases: GLOB_CASES.filter((c) => repo || c.root === "gen") };
 }
 
-/** `find` arguments for a Glob case from `start`, pruning `node_modules` and `.git`; `print` is the action. */
-export function findArgs(start: string, c: GlobCase, print: string[] = ["-print"]): string[] {
-  return [start, "(", "-name", "node_modules", "-o", "-name", ".git", ")", "-prune", "-o", "-type", "f"]
-    .concat(["-name", c.findName, ...print]);
+/**
+ * Glob's plain baseline: `rg --files` from the pattern's literal prefix with
+ * the rest of the pattern as rg's glob, then an `lstat` per path for its
+ * mtime, in this process, keeping only the newest. Returns how many paths
+ * rg listed and the newest mtime.
+ */
+export async function rgFilesAndStat(
+  rg: string,
+  root: string,
+  pattern: string,
+): Promise<{ files: number; newest: number }> {
+  const { prefix, rest } = splitLiteralPrefix(pattern);
+  const args = ["--files", "--hidden", "--no-config", "--null", "-g", "!.git", "-g", `/${rest}`];
+  const out = await new Deno.Command(rg, {
+    args: prefix ? [...args, "--", prefix] : args,
+    cwd: root,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (out.code === 2) throw new Error(`rg: ${new TextDecoder().decode(out.stderr)}`);
+  const paths = new TextDecoder().decode(out.stdout).split("\0");
+  paths.pop();
+  let newest = 0;
+  for (const p of paths) newest = Math.max(newest, Deno.lstatSync(`${root}/${p}`).mtime?.getTime() ?? 0);
+  return { files: paths.length, newest };
 }

@@ -3,34 +3,30 @@
  * interleaved (baseline, tool, baseline, tool…) so machine noise hits both
  * sides alike, and printed as a Markdown table of medians and median ratios.
  *
- * `deno run -A bench/search_medians.ts [rounds=9] [grep|glob]`
+ * `deno run -A bench/search_medians.ts [rounds=9] [grep|glob]`; for the Glob
+ * part, `PADDOCK_BENCH_GEN_FILES` and `PADDOCK_BENCH_REPO=0` choose the trees
+ * (see `globBenchCorpus` in `search_cases.ts`).
  *
  * @module
  */
-import { join } from "node:path";
 import { ToolRegistry } from "../src/tool/registry.ts";
 import { runTool } from "../src/tool/run_tool.ts";
 import { Session } from "../src/session/session.ts";
-import { splitLiteralPrefix } from "../src/search/glob_match.ts";
 import { locateRipgrep, rgArgs } from "../src/search/ripgrep.ts";
 import { createGlobTool } from "../src/tools/glob.ts";
 import { createGrepTool } from "../src/tools/grep/grep.ts";
-import { startWalkHelper, stopWalkHelper } from "../src/search/walk_helper.ts";
-import { FloorWalker } from "./_walk_floor.ts";
 import { ensureCorpus } from "./corpus.ts";
-import { findArgs, GLOB_CASES, GREP_CASES, grepQueryOf, unseenVariant } from "./search_cases.ts";
+import { globBenchCorpus, GREP_CASES, grepQueryOf, rgFilesAndStat } from "./search_cases.ts";
 
 const rounds = Number(Deno.args[0] ?? 9);
 const only = Deno.args[1];
-const corpus = await ensureCorpus();
-const RG = locateRipgrep();
-const FD = ["fdfind", "fd"].find((p) => {
-  try {
-    return new Deno.Command(p, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync().success;
-  } catch {
-    return false;
-  }
+const globCorpus = globBenchCorpus();
+const corpus = await ensureCorpus({
+  ...globCorpus.options,
+  repo: only === "glob" ? globCorpus.options.repo : true,
+  gen: only !== "grep",
 });
+const RG = locateRipgrep();
 
 /** A measured function; one that resolves to `{ ownMs }` reports its own time. */
 type Fn = () => Promise<unknown>;
@@ -66,30 +62,6 @@ async function spawn(cmd: string, args: string[], cwd: string): Promise<void> {
   if (out.code === 2 || (!out.success && cmd !== RG)) {
     throw new Error(`${cmd}: ${new TextDecoder().decode(out.stderr)}`);
   }
-}
-
-const FRESH_CHILD = new URL("./_fresh_first.ts", import.meta.url).pathname;
-const CONFIG = new URL("../deno.json", import.meta.url).pathname;
-
-/** Times of the walks made ahead in {@link freshFirst} (ms), per Glob case. */
-const aheadTimes = new Map<string, number[]>();
-
-/**
- * A first Glob call in a new process (`_fresh_first.ts`): its own time,
- * start-up left out. With `ahead`, the call comes after the workspace was
- * indexed ahead; the walk ahead's time goes to {@link aheadTimes}.
- */
-async function freshFirst(root: string, pattern: string, ahead = false): Promise<{ ownMs: number }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", CONFIG, FRESH_CHILD, root, pattern, ...(ahead ? ["ahead"] : [])],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(`fresh first call: ${new TextDecoder().decode(out.stderr)}`);
-  const [ms, aheadMs] = new TextDecoder().decode(out.stdout).trim().split(" ").map(Number);
-  if (ahead) aheadTimes.set(`${root}\0${pattern}`, [...aheadTimes.get(`${root}\0${pattern}`) ?? [], aheadMs]);
-  return { ownMs: ms };
 }
 
 async function call(
@@ -175,85 +147,22 @@ if (only !== "glob") {
 }
 
 if (only !== "grep") {
-  // as createRuntime does at start-up: the walk helper thread is started before any call
-  await startWalkHelper()?.whenReady;
   const registry = new ToolRegistry([createGlobTool()]);
-  const solo = new ToolRegistry([createGlobTool({ shareWalks: false })]);
-  const floor = new FloorWalker();
-  const floorRows: string[] = [];
+  const walk = new ToolRegistry([createGlobTool({ engine: "in-process" })]);
   console.log(
-    "\n| Glob group | rg --files | fd | find | find + mtimes | Glob first | first / fastest walker | first, one thread | first, new process | first, new process, indexed ahead (walk ahead) | warm, same call | first / warm | tenth call in a row | first / tenth | warm, new pattern | first / new |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "\n| Glob group | files | rg --files + lstat | Glob | Glob / baseline | Glob, walk | walk / baseline |\n|---|---|---|---|---|---|---|",
   );
-  for (const c of GLOB_CASES) {
+  for (const c of globCorpus.cases) {
     const root = c.root === "gen" ? corpus.gen : corpus.repo;
-    const { prefix, rest } = splitLiteralPrefix(c.pattern);
-    const start = prefix ? join(root, prefix) : root;
-    const warm = new Session({ roots: [root] });
+    const session = new Session({ roots: [root] });
     const input = { pattern: c.pattern, path: root };
-    let unseen = 0;
-    const fns: Record<string, Fn> = {
-      rg: () =>
-        spawn(RG, ["--files", "--hidden", "--no-config", "-g", "!.git", "-g", `/${rest}`, start], root),
-      find: () => spawn("find", findArgs(start, c), root),
-      findT: () => spawn("find", findArgs(start, c, ["-printf", "%T@ %p\\n"]), root),
-      first: () => call(registry, "Glob", input, new Session({ roots: [root] })),
-      fresh: () => freshFirst(root, c.pattern),
-      ahead: () => freshFirst(root, c.pattern, true),
-      solo: () => call(solo, "Glob", input, new Session({ roots: [root] })),
-      warm: () => call(registry, "Glob", input, warm),
-      // as the issue words it: the tenth of ten calls made back to back in a new session
-      tenth: async () => {
-        const session = new Session({ roots: [root] });
-        for (let k = 0; k < 9; k++) await call(registry, "Glob", input, session);
-        const t = performance.now();
-        await call(registry, "Glob", input, session);
-        return { ownMs: performance.now() - t };
-      },
-      unseen: () => call(registry, "Glob", { ...input, pattern: unseenVariant(c.pattern, unseen++) }, warm),
-    };
-    if (FD) {
-      fns.fd = () => spawn(FD, ["--type", "f", "--hidden", "--exclude", ".git", ...c.fd, ".", start], root);
-    }
-    // the floor applies no ignore rules: a fair measure only on the generated tree, which has none
-    const suffix = c.pattern.match(/^\*\*\/\*(\.\w+)$/)?.[1];
-    if (c.root === "gen" && suffix) {
-      fns.floor1 = () => floor.walk(start, suffix, 1);
-      fns.floor2 = () => floor.walk(start, suffix, 2);
-    }
-    const m = await interleave(fns);
-    const fastest = Math.min(m.fd ?? Infinity, m.find);
-    const row = [
-      c.group,
-      fmt(m.rg),
-      m.fd === undefined ? "–" : fmt(m.fd),
-      fmt(m.find),
-      fmt(m.findT),
-      fmt(m.first),
-    ];
-    console.log(
-      `| ${row.join(" | ")} | ${(m.first / fastest).toFixed(2)}× | ${fmt(m.solo)} (${
-        (m.solo / fastest).toFixed(2)
-      }×) | ${fmt(m.fresh)} (${(m.fresh / fastest).toFixed(2)}×) | ${fmt(m.ahead)} (${
-        (m.ahead / fastest).toFixed(2)
-      }×; ${fmt(median(aheadTimes.get(`${root}\0${c.pattern}`)!))}) | ${fmt(m.warm)} | ${
-        (m.first / m.warm).toFixed(1)
-      }× | ${fmt(m.tenth)} | ${(m.first / m.tenth).toFixed(1)}× | ${fmt(m.unseen)} | ${
-        (m.first / m.unseen).toFixed(1)
-      }× |`,
-    );
-    if (m.floor2 !== undefined) {
-      const cells = [c.group, fmt(m.floor1), fmt(m.floor2), `${(m.first / m.floor2).toFixed(2)}×`];
-      if (m.fd !== undefined) cells.push(`${(m.floor2 / m.fd).toFixed(2)}×`);
-      floorRows.push(`| ${cells.join(" | ")} |`);
-    }
-  }
-  await floor.close();
-  if (floorRows.length) {
-    console.log(
-      "\nFloor: readDirSync per folder and statSync per match, keeping nothing, on one and two threads\n\n" +
-        "| Glob group | floor, one thread | floor, two threads | Glob first / floor | floor / fd |\n|---|---|---|---|---|",
-    );
-    for (const row of floorRows) console.log(row);
+    const m = await interleave({
+      base: () => rgFilesAndStat(RG, root, c.pattern),
+      glob: () => call(registry, "Glob", input, session),
+      walk: () => call(walk, "Glob", input, session),
+    });
+    const { files } = await rgFilesAndStat(RG, root, c.pattern);
+    const row = [c.group, String(files), fmt(m.base), fmt(m.glob), `${(m.glob / m.base).toFixed(2)}×`];
+    console.log(`| ${row.join(" | ")} | ${fmt(m.walk)} | ${(m.walk / m.base).toFixed(2)}× |`);
   }
 }
-await stopWalkHelper();

@@ -97,15 +97,14 @@ for (const c of GREP_CASES) {
   check("content pages of 500", pages, all);
 }
 
-// Glob: every file rg --files lists for the same glob (rg's -g overrides ignores, so intersect)
-const globTool = new ToolRegistry([createGlobTool({ globLimit: 10_000_000 })]);
+// Glob, over rg --files and by its fallback walk: every file rg --files lists for the same glob
+// (rg's -g overrides ignores, so intersect)
+const globTools = {
+  ripgrep: new ToolRegistry([createGlobTool({ globLimit: 10_000_000, engine: "ripgrep" })]),
+  walk: new ToolRegistry([createGlobTool({ globLimit: 10_000_000, engine: "in-process" })]),
+};
 for (const c of GLOB_CASES) {
   const dir = c.root === "gen" ? corpus.gen : corpus.repo;
-  const r = await runTool(globTool, { name: "Glob", input: { pattern: c.pattern, path: dir } }, {
-    session: new Session({ roots: [dir] }),
-  });
-  if (!r.ok) throw new Error(r.text);
-  const mine = (r.data as GlobResult).filenames.map((f) => f.slice(dir.length + 1)).sort();
   const listed = new Set(await rawRg(dir, ["--files", "--hidden", "--no-config", "-g", "!.git"]));
   const matching = await rawRg(dir, [
     "--files",
@@ -117,7 +116,14 @@ for (const c of GLOB_CASES) {
     "-g",
     `/${c.pattern}`,
   ]);
-  check(`Glob ${c.group}`, mine, matching.filter((f) => listed.has(f)).sort());
+  for (const [engine, tool] of Object.entries(globTools)) {
+    const r = await runTool(tool, { name: "Glob", input: { pattern: c.pattern, path: dir } }, {
+      session: new Session({ roots: [dir] }),
+    });
+    if (!r.ok) throw new Error(r.text);
+    const mine = (r.data as GlobResult).filenames.map((f) => f.slice(dir.length + 1)).sort();
+    check(`Glob ${c.group} (${engine})`, mine, matching.filter((f) => listed.has(f)).sort());
+  }
 }
 
 console.log(failures === 0 ? "parity: all equal" : `parity: ${failures} difference(s)`);

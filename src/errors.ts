@@ -5,7 +5,16 @@
  * @module
  */
 
-/** Codes a failed tool call carries in its structured result. */
+/**
+ * Codes a failed tool call carries in its structured result.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ERROR_CODES } from "./errors.ts";
+ * assert.ok(ERROR_CODES.includes("permission_denied"));
+ * ```
+ */
 export const ERROR_CODES = [
   "invalid_input",
   "permission_denied",
@@ -18,7 +27,17 @@ export const ERROR_CODES = [
   "unavailable",
 ] as const;
 
-/** One of {@link ERROR_CODES}. */
+/**
+ * One of {@link ERROR_CODES}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { describeError, type ErrorCode, NotFoundError } from "./errors.ts";
+ * const code: ErrorCode = describeError(new NotFoundError("gone")).code;
+ * assert.equal(code, "not_found");
+ * ```
+ */
 export type ErrorCode = typeof ERROR_CODES[number];
 
 /**
@@ -26,9 +45,10 @@ export type ErrorCode = typeof ERROR_CODES[number];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PaddockError } from "./errors.ts";
  * const e = new PaddockError("execution_failed", "Disk full");
- * console.assert(e.code === "execution_failed");
+ * assert.equal(e.code, "execution_failed");
  * ```
  */
 export class PaddockError extends Error {
@@ -42,7 +62,18 @@ export class PaddockError extends Error {
   }
 }
 
-/** The input did not match the tool's schema or contract. */
+/**
+ * The input did not match the tool's schema or contract.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { InvalidInputError, PaddockError } from "./errors.ts";
+ * const e = new InvalidInputError('"limit" must be positive');
+ * assert.ok(e instanceof PaddockError);
+ * assert.equal(e.code, "invalid_input");
+ * ```
+ */
 export class InvalidInputError extends PaddockError {
   /** Creates the error. */
   constructor(message: string, options?: ErrorOptions) {
@@ -51,7 +82,18 @@ export class InvalidInputError extends PaddockError {
   }
 }
 
-/** A permission rule, mode, hook, approver or Deno itself refused the call. */
+/**
+ * A permission rule, mode, hook, approver or Deno itself refused the call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PermissionDeniedError } from "./errors.ts";
+ * const e = new PermissionDeniedError('Cannot write "/etc/hosts": outside the workspace "/w"');
+ * assert.equal(e.code, "permission_denied");
+ * assert.equal(e.name, "PermissionDeniedError");
+ * ```
+ */
 export class PermissionDeniedError extends PaddockError {
   /** Creates the error. */
   constructor(message: string, options?: ErrorOptions) {
@@ -60,7 +102,16 @@ export class PermissionDeniedError extends PaddockError {
   }
 }
 
-/** A file, task, agent or resource does not exist. */
+/**
+ * A file, task, agent or resource does not exist.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NotFoundError } from "./errors.ts";
+ * assert.equal(new NotFoundError('File "/w/a.txt" does not exist').code, "not_found");
+ * ```
+ */
 export class NotFoundError extends PaddockError {
   /** Creates the error. */
   constructor(message: string, options?: ErrorOptions) {
@@ -69,7 +120,18 @@ export class NotFoundError extends PaddockError {
   }
 }
 
-/** No tool is registered under the requested name. */
+/**
+ * No tool is registered under the requested name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolNotFoundError } from "./errors.ts";
+ * const e = new ToolNotFoundError("Raed", ["Read"]);
+ * assert.equal(e.message, 'No tool named "Raed": did you mean "Read"?');
+ * assert.deepEqual(e.suggestions, ["Read"]);
+ * ```
+ */
 export class ToolNotFoundError extends PaddockError {
   /** The name that was asked for. */
   readonly toolName: string;
@@ -87,7 +149,19 @@ export class ToolNotFoundError extends PaddockError {
   }
 }
 
-/** The state on disk is not what the caller expects (for example a file changed since it was read). */
+/**
+ * The state on disk is not what the caller expects (for example a file changed since it was read).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ConflictError } from "./errors.ts";
+ * assert.equal(
+ *   new ConflictError('File "/w/a.txt" changed since it was read: read it again').code,
+ *   "conflict",
+ * );
+ * ```
+ */
 export class ConflictError extends PaddockError {
   /** Creates the error. */
   constructor(message: string, options?: ErrorOptions) {
@@ -96,7 +170,16 @@ export class ConflictError extends PaddockError {
   }
 }
 
-/** The call ran past its time limit. */
+/**
+ * The call ran past its time limit.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolTimeoutError } from "./errors.ts";
+ * assert.equal(new ToolTimeoutError("Bash timed out after 120000 ms").code, "timeout");
+ * ```
+ */
 export class ToolTimeoutError extends PaddockError {
   /** Creates the error. */
   constructor(message: string, options?: ErrorOptions) {
@@ -105,7 +188,16 @@ export class ToolTimeoutError extends PaddockError {
   }
 }
 
-/** The call was aborted through its signal. */
+/**
+ * The call was aborted through its signal.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { AbortedError } from "./errors.ts";
+ * assert.equal(new AbortedError("The call was aborted").code, "aborted");
+ * ```
+ */
 export class AbortedError extends PaddockError {
   /** Creates the error. */
   constructor(message: string, options?: ErrorOptions) {
@@ -114,7 +206,19 @@ export class AbortedError extends PaddockError {
   }
 }
 
-/** Something needed (a program, a handler, a provider) is not available. */
+/**
+ * Something needed (a program, a handler, a provider) is not available.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UnavailableError } from "./errors.ts";
+ * assert.equal(
+ *   new UnavailableError('Cannot start the sandbox: "bwrap" is not installed').code,
+ *   "unavailable",
+ * );
+ * ```
+ */
 export class UnavailableError extends PaddockError {
   /** Creates the error. */
   constructor(message: string, options?: ErrorOptions) {
@@ -128,8 +232,9 @@ export class UnavailableError extends PaddockError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { describeError, NotFoundError } from "./errors.ts";
- * console.assert(describeError(new NotFoundError("gone")).code === "not_found");
+ * assert.equal(describeError(new NotFoundError("gone")).code, "not_found");
  * ```
  */
 export function describeError(err: unknown): { code: ErrorCode; message: string } {

@@ -1,7 +1,7 @@
 /**
- * What `paddock run` and `paddock chat` share: their flags, the model
- * configuration check, and a runtime with the built-in tools, the terminal
- * handlers and the Agent tool wired to the configured endpoint.
+ * What `paddock run` and `paddock chat` share: the model configuration
+ * check, and a runtime with the built-in tools, the terminal handlers and the
+ * Agent tool wired to the configured endpoint. Their flags are in `flags.ts`.
  *
  * @module
  */
@@ -11,48 +11,11 @@ import { askModel, createModelClient, type ModelClient } from "../loop/client.ts
 import { type ModelConfig, modelHost, resolveModelConfig, sessionModel } from "../loop/model_config.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { WebFetchSummarizeArgs } from "../web/options.ts";
-import { builtinTools } from "../tools/mod.ts";
 import { terminalApprover } from "./approver.ts";
 import { type CliIo, UsageError } from "./command.ts";
-import { terminalInteraction } from "./interactive.ts";
-import { resolveConfig, type RuntimeFlagValues, startRuntime } from "./options.ts";
+import type { AgentFlagValues } from "./flags.ts";
+import { resolveConfig, startRuntime } from "./options.ts";
 import { createRenderer, type Renderer } from "./render.ts";
-
-/** parseArgs specs of the agent commands (merged with the runtime flags). */
-export const AGENT_FLAGS = {
-  model: { type: "string" },
-  "base-url": { type: "string" },
-  "max-turns": { type: "string" },
-  "max-tokens": { type: "string" },
-  json: { type: "boolean" },
-  "no-stream": { type: "boolean" },
-} as const;
-
-/** Help lines for {@link AGENT_FLAGS}. */
-export const AGENT_FLAGS_HELP = `Model options:
-  --model <name>             Model name (default: PADDOCK_MODEL, then "model" in .paddock/settings.json)
-  --base-url <url>           OpenAI-compatible endpoint (default: OPENAI_BASE_URL, then "baseUrl" in settings,
-                             then https://api.openai.com/v1 when OPENAI_API_KEY is set)
-  --max-turns <n>            Most model turns per prompt (default 50)
-  --max-tokens <n>           Token budget per prompt: no new turn once it is used up
-  --no-stream                Ask for whole answers instead of streamed ones (for endpoints that stream badly)
-  --json                     Print the event stream as JSON lines on stdout`;
-
-/** The values parseArgs gives for the agent commands. */
-export interface AgentFlagValues extends RuntimeFlagValues {
-  /** --model */
-  model?: string;
-  /** --base-url */
-  "base-url"?: string;
-  /** --max-turns */
-  "max-turns"?: string;
-  /** --max-tokens */
-  "max-tokens"?: string;
-  /** --json */
-  json?: boolean;
-  /** --no-stream */
-  "no-stream"?: boolean;
-}
 
 /** A runtime ready for the loop. */
 export interface AgentSetup {
@@ -103,10 +66,9 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
     runOptions: () => ref.runtime!.runOptions,
     agentTypes,
   };
-  const toolOptions = resolved.runtime.toolOptions ?? {};
   // WebFetch answers its prompt over a page with the configured model
   const web = {
-    ...toolOptions.web,
+    ...resolved.runtime.toolOptions?.web,
     summarize: (a: WebFetchSummarizeArgs) =>
       askModel(client, {
         model: model(),
@@ -123,9 +85,7 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
     approver,
     env,
     modelHost: modelHost(config.baseUrl),
-    // the first tool call comes after a model turn: index the workspace for Glob meanwhile
-    indexAhead: resolved.settings.indexAhead !== false,
-    tools: builtinTools({ ...toolOptions, interaction: terminalInteraction(io), web, agent }),
+    toolOptions: { web, agent },
   });
   const runtime = ref.runtime = started.runtime;
   return {

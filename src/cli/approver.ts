@@ -13,9 +13,10 @@ import { readTerminalLine } from "./interactive.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { terminalApprover } from "./approver.ts";
  * const io = { isTerminal: false } as never;
- * console.assert(terminalApprover(io) === undefined);
+ * assert.ok(terminalApprover(io) === undefined);
  * ```
  */
 export function terminalApprover(io: CliIo): Approver | undefined {

@@ -7,35 +7,17 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { runAgent } from "../loop/agent_loop.ts";
 import type { ChatMessage } from "../loop/client.ts";
-import { AGENT_FLAGS, AGENT_FLAGS_HELP, setupAgent } from "./agent_setup.ts";
+import { setupAgent } from "./agent_setup.ts";
 import { type CliCommand, UsageError } from "./command.ts";
+import { parseFlags } from "./flags.ts";
 import { readTerminalLine } from "./interactive.ts";
-import { RUNTIME_FLAGS, RUNTIME_FLAGS_HELP } from "./options.ts";
 
 /** The `chat` subcommand. */
 export const command: CliCommand = {
-  name: "chat",
-  summary: "Chat with the agent: one prompt per line, the conversation carries over",
-  help: `Usage: paddock chat [options]
-
-Reads prompts line by line (from the terminal or a pipe) and runs the agent
-loop on each, keeping the conversation. Commands: /clear starts over, /exit
-quits (so does end of input, Ctrl-D). Ctrl-C stops the current turn and
-returns to the prompt; Ctrl-C again (or at the prompt) quits.
-
-${AGENT_FLAGS_HELP}
-
-${RUNTIME_FLAGS_HELP}`,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { ...RUNTIME_FLAGS, ...AGENT_FLAGS },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = await parseFlags("chat", args);
     if (positionals.length) {
       throw new UsageError(`chat takes no prompt argument: use paddock run "<prompt>" for one shot`);
     }

@@ -4,43 +4,19 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import type { ToolCallResult } from "../tool/run_tool.ts";
 import { terminalApprover } from "./approver.ts";
 import { type CliCommand, type CliIo, UsageError } from "./command.ts";
-import { RUNTIME_FLAGS, RUNTIME_FLAGS_HELP, startRuntime } from "./options.ts";
+import { parseFlags } from "./flags.ts";
+import { startRuntime } from "./options.ts";
 
 /** Exit code after SIGINT or SIGTERM (the shell's 128 + SIGINT). */
 const INTERRUPTED_EXIT = 130;
 
 /** The `exec` subcommand. */
 export const command: CliCommand = {
-  name: "exec",
-  summary: "Run one tool call (exec <Tool> '<json>'), or JSON lines from stdin (exec -)",
-  help: `Usage: paddock exec <Tool> ['<json input>'] [options]
-       paddock exec - [options] < calls.jsonl
-
-Runs tool calls through the whole pipeline: validation, permission decision,
-hooks, execution with timeout, truncation.
-
-With a tool name, runs one call and prints the result text (or the whole
-result with --json). With '-', reads JSON lines {"tool": "...", "input": {...}}
-from stdin and runs them in order in one session, so read-before-write and
-background tasks carry across calls; prints one JSON result per line.
-
-Exit codes: 0 every call succeeded, 1 a tool call failed, 2 usage error.
-
-  --json                     Print the structured result as JSON
-  --timeout <ms>             Time limit per call
-
-${RUNTIME_FLAGS_HELP}`,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { ...RUNTIME_FLAGS, json: { type: "boolean" }, timeout: { type: "string" } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = await parseFlags("exec", args);
     const [target, inputText, ...more] = positionals;
     if (!target) throw new UsageError("name a tool, or '-' to read JSON lines from stdin");
     if (more.length) {

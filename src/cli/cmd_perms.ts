@@ -5,49 +5,23 @@
  * @module
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { parseArgs } from "node:util";
 import { denoRunLine, neededPermissions, toDenoFlags } from "../permissions/deno_flags.ts";
 import { type CliCommand, UsageError } from "./command.ts";
-import { RUNTIME_FLAGS, RUNTIME_FLAGS_HELP, startRuntime } from "./options.ts";
+import { isCommandName, parseFlags, RUNTIME_FLAGS } from "./flags.ts";
+import { startRuntime } from "./options.ts";
 
 /** The `perms` subcommand. */
 export const command: CliCommand = {
-  name: "perms",
-  summary: "Print the least-privilege 'deno run' line for the enabled tools",
-  help: `Usage: paddock perms [--model-host <host:port>] [--json] [runtime options] [-- <command> ...]
-
-Computes the minimal Deno permission flags for the enabled tools, workspace
-roots and allowed hosts, and prints the 'deno run' line that grants exactly
-those. Arguments after -- are appended to the line (default: tools).
-
-  --model-host <host:port>   The model endpoint's host (added to --allow-net)
-  --entry <path|url>         Entry point to print (default: this cli.ts)
-  --json                     Print {flags, perTool} as JSON
-
-${RUNTIME_FLAGS_HELP}`,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      options: {
-        ...RUNTIME_FLAGS,
-        json: { type: "boolean" },
-        "model-host": { type: "string" },
-        entry: { type: "string" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = await parseFlags("perms", args);
     const dashdash = args.indexOf("--");
     if (dashdash < 0 && positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const tail = dashdash >= 0 ? args.slice(dashdash + 1) : ["tools"];
     // the command after -- shapes the need too: its --root, --tools, --base-url…
-    const tailFlags = parseArgs({
-      args: tail.slice(1),
-      options: { ...RUNTIME_FLAGS, "base-url": { type: "string" } },
-      allowPositionals: true,
-      strict: false,
-    }).values as Record<string, unknown>;
-    const merged = { ...values, ...tailFlags, quiet: true };
+    const tailFlags: Record<string, unknown> = isCommandName(tail[0])
+      ? (await parseFlags(tail[0], tail.slice(1), { strict: false })).values
+      : {};
+    const merged = { ...values, ...runtimeFlagsOf(tailFlags), quiet: true };
     const { runtime, config } = await startRuntime(merged, io, { checkGrants: false });
     try {
       const modelHost = values["model-host"] ??
@@ -112,6 +86,11 @@ ${RUNTIME_FLAGS_HELP}`,
     }
   },
 };
+
+/** The runtime flags among a command's parsed values. */
+function runtimeFlagsOf(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(RUNTIME_FLAGS, k)));
+}
 
 function hostOf(url: unknown): string | undefined {
   if (typeof url !== "string") return undefined;

@@ -28,15 +28,13 @@ export interface CliIo {
   onInterrupt?: (handler: () => void) => () => void;
 }
 
-/** A subcommand: `paddock <name> …`. */
+/**
+ * A subcommand: `paddock <name> …`. Its name, summary, help and flags are in
+ * `flags.ts`; its module, loaded only when it is the one asked for, exports
+ * this as `command`.
+ */
 export interface CliCommand {
-  /** Name. */
-  name: string;
-  /** One line for the overview. */
-  summary: string;
-  /** Full help text. */
-  help: string;
-  /** Runs it; returns the exit code (0 ok, 1 tool error, 2 usage error). */
+  /** Runs it with the arguments after its name; returns the exit code (0 ok, 1 tool error, 2 usage error). */
   run: (args: string[], io: CliIo) => Promise<number>;
 }
 

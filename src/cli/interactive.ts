@@ -28,11 +28,12 @@ const leftovers = new WeakMap<ReadableStream<Uint8Array>, string>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readTerminalLine } from "./interactive.ts";
  * const stdin = new Blob(["one\ntwo\n"]).stream();
- * console.assert(await readTerminalLine(stdin) === "one");
- * console.assert(await readTerminalLine(stdin) === "two");
- * console.assert(await readTerminalLine(stdin) === null);
+ * assert.ok(await readTerminalLine(stdin) === "one");
+ * assert.ok(await readTerminalLine(stdin) === "two");
+ * assert.ok(await readTerminalLine(stdin) === null);
  * ```
  */
 export async function readTerminalLine(
@@ -108,8 +109,9 @@ function interpret(q: Question, reply: string): string | string[] | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { terminalAskUser } from "./interactive.ts";
- * console.assert(terminalAskUser({ isTerminal: false } as never) === undefined);
+ * assert.ok(terminalAskUser({ isTerminal: false } as never) === undefined);
  * ```
  */
 export function terminalAskUser(io: CliIo): AskUserHandler | undefined {
@@ -146,8 +148,9 @@ export function terminalAskUser(io: CliIo): AskUserHandler | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { terminalPlanApprover } from "./interactive.ts";
- * console.assert(terminalPlanApprover({ isTerminal: false } as never) === undefined);
+ * assert.ok(terminalPlanApprover({ isTerminal: false } as never) === undefined);
  * ```
  */
 export function terminalPlanApprover(io: CliIo): PlanApprover | undefined {
@@ -184,9 +187,10 @@ export function terminalPlanApprover(io: CliIo): PlanApprover | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { terminalInteraction } from "./interactive.ts";
  * const none = terminalInteraction({ isTerminal: false } as never);
- * console.assert(none.askUser === undefined && none.approvePlan === undefined);
+ * assert.ok(none.askUser === undefined && none.approvePlan === undefined);
  * ```
  */
 export function terminalInteraction(io: CliIo): InteractionOptions {

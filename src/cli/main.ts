@@ -1,84 +1,67 @@
 /**
  * `paddock`: the command-line entry. Each subcommand lives in its own file
- * under `src/cli/`; this file only dispatches.
+ * under `src/cli/`, loaded only when it is the one asked for; the overview,
+ * each command's help and its flags come from the table in `flags.ts`, so
+ * `--help` loads no command at all. This file only dispatches.
  *
  * @module
  */
 import { type CliCommand, type CliIo, UsageError } from "./command.ts";
 import { readEnv } from "./env.ts";
+import { type CommandName, helpText, isCommandName, overviewText } from "./flags.ts";
 
-/** The subcommands, in the order `--help` lists them. */
-export function commands(): Promise<CliCommand[]> {
-  return Promise.all([
-    import("./cmd_tools.ts").then((m) => m.command),
-    import("./cmd_perms.ts").then((m) => m.command),
-    import("./cmd_exec.ts").then((m) => m.command),
-    import("./cmd_run.ts").then((m) => m.command),
-    import("./cmd_chat.ts").then((m) => m.command),
-    import("./cmd_mcp.ts").then((m) => m.command),
-    // CLI-COMMANDS (one dynamic import per command; keep this marker)
-  ]);
-}
-
-/** The overview shown by `paddock --help`. */
-export async function overview(): Promise<string> {
-  const list = await commands();
-  const width = Math.max(0, ...list.map((c) => c.name.length));
-  return [
-    "paddock: a sandboxed agent runtime for Deno",
-    "",
-    "Usage: paddock <command> [options]",
-    "",
-    "Commands:",
-    ...list.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-    "",
-    "Run 'paddock <command> --help' for a command's options.",
-    "Exit codes: 0 ok, 1 tool error, 2 usage error.",
-  ].join("\n");
-}
+/** Each subcommand's module, imported on first use (the order of `COMMANDS` in `flags.ts` is the overview's). */
+export const COMMAND_MODULES: Readonly<Record<CommandName, () => Promise<{ command: CliCommand }>>> = {
+  tools: () => import("./cmd_tools.ts"),
+  perms: () => import("./cmd_perms.ts"),
+  exec: () => import("./cmd_exec.ts"),
+  run: () => import("./cmd_run.ts"),
+  chat: () => import("./cmd_chat.ts"),
+  mcp: () => import("./cmd_mcp.ts"),
+  // CLI-COMMANDS (one dynamic import per command, and its entry in COMMANDS of flags.ts; keep this marker)
+};
 
 /**
  * Runs the CLI with `args`; returns the exit code.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { main } from "./main.ts";
  * const lines: string[] = [];
  * const code = await main(["--help"], {
  *   out: (t) => lines.push(t), err: (t) => lines.push(t), stdin: new ReadableStream(),
  *   isTerminal: false, env: {}, cwd: Deno.cwd(), signal: new AbortController().signal,
  * });
- * console.assert(code === 0 && lines.join("").includes("Usage"));
+ * assert.ok(code === 0 && lines.join("").includes("Usage"));
  * ```
  */
 export async function main(args: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = args;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.out((await overview()) + "\n");
+    io.out(overviewText() + "\n");
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-V") {
     io.out("paddock 0.1.0\n");
     return 0;
   }
-  const command = (await commands()).find((c) => c.name === name);
-  if (!command) {
-    io.err(`paddock: unknown command "${name}": run 'paddock --help' for the list\n`);
+  if (!isCommandName(name)) {
+    const what = name.startsWith("-") ? "option" : "command";
+    io.err(`paddock: unknown ${what} "${name}": run 'paddock --help' for the commands\n`);
     return 2;
   }
-  if (rest.includes("--help") || rest.includes("-h")) {
-    io.out(command.help + "\n");
+  const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (own.includes("--help") || own.includes("-h")) {
+    io.out(helpText(name) + "\n");
     return 0;
   }
+  const { command } = await COMMAND_MODULES[name]();
   try {
     return await command.run(rest, io);
   } catch (err) {
-    if (
-      err instanceof UsageError || (err as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ||
-      (err as { code?: string }).code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" ||
-      (err as { code?: string }).code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL"
-    ) {
-      io.err(`paddock ${name}: ${(err as Error).message}\nRun 'paddock ${name} --help' for usage.\n`);
+    if (err instanceof UsageError) {
+      io.err(`paddock ${name}: ${err.message}\nRun 'paddock ${name} --help' for usage.\n`);
       return 2;
     }
     throw err;

@@ -1,7 +1,10 @@
 /**
- * Flags shared by the subcommands that build a runtime (`tools`, `perms`,
- * `exec`, `run`, `chat`, `mcp`), and the code that turns flags, env and the
- * settings file into {@link RuntimeOptions}. Precedence: flag, env, settings.
+ * From flags, env and the settings file to a running runtime, for the
+ * subcommands that build one (`tools`, `perms`, `exec`, `run`, `chat`,
+ * `mcp`). {@link resolveConfig} assembles the runtime options, once
+ * (precedence: flag, env, settings); {@link startRuntime} adds what needs
+ * loading (`--tools` modules, the MCP servers file), creates the runtime and
+ * checks Deno's grants. The flags themselves are in `flags.ts`.
  *
  * @module
  */
@@ -9,93 +12,23 @@ import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { checkGrants, formatGrantReport, type GrantReport } from "../permissions/grants.ts";
 import type { Tool } from "../tool/define_tool.ts";
-import { builtinTools } from "../tools/mod.ts";
+import type { BuiltinToolOptions } from "../tools/mod.ts";
 import { ENV_NAMES } from "./env.ts";
 import { commandHooks, hasCommandHooks, HOOK_SHELL, parseCommandHooks } from "../runtime/command_hooks.ts";
-import { loadMcpConfig } from "../mcp/config.ts";
-import { attachMcpServers } from "../mcp/manager.ts";
 import type { WebToolOptions } from "../web/options.ts";
 import { searchProviderHost } from "../web/choose_provider.ts";
 import { isPrivateAddress } from "../web/net_guard.ts";
 import { terminalInteraction } from "./interactive.ts";
-import type { InteractionOptions } from "../tool/interaction.ts";
 import { isPermissionMode, type PermissionMode } from "../permissions/modes.ts";
-import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.ts";
+import { createRuntime, type Runtime, type RuntimeOptions, runtimeToolOptions } from "../runtime/runtime.ts";
 import { installShutdownHandlers } from "../tasks/shutdown.ts";
 import { loadSettings, type Settings, settingsPath } from "../session/settings.ts";
-import type { CliIo } from "./command.ts";
-import { UsageError } from "./command.ts";
-
-/** parseArgs option specs shared by runtime-building commands. */
-export const RUNTIME_FLAGS = {
-  root: { type: "string", multiple: true },
-  cwd: { type: "string" },
-  "permission-mode": { type: "string" },
-  allow: { type: "string", multiple: true },
-  deny: { type: "string", multiple: true },
-  ask: { type: "string", multiple: true },
-  "allowed-tools": { type: "string" },
-  "disallowed-tools": { type: "string" },
-  sandbox: { type: "boolean" },
-  "allow-host": { type: "string", multiple: true },
-  "output-dir": { type: "string" },
-  "mcp-config": { type: "string" },
-  tools: { type: "string", multiple: true },
-  quiet: { type: "boolean" },
-} as const;
-
-/** Help lines for {@link RUNTIME_FLAGS}. */
-export const RUNTIME_FLAGS_HELP = `Runtime options:
-  --root <dir>               Workspace root (repeatable; default: the current directory)
-  --cwd <dir>                Initial working directory (default: the first root)
-  --permission-mode <mode>   default | acceptEdits | plan | bypassPermissions | dontAsk
-  --allow <rule>             Allow rule, e.g. 'Bash(git status)' (repeatable)
-  --deny <rule>              Deny rule, e.g. 'Read(/etc/**)' (repeatable)
-  --ask <rule>               Rule that always asks (repeatable)
-  --allowed-tools <a,b>      Tools allowed without asking
-  --disallowed-tools <a,b>   Tools left out entirely
-  --sandbox                  Run Bash inside the OS sandbox (bubblewrap on Linux)
-  --allow-host <host>        Host the web tools may reach (repeatable; '*' for any)
-  --output-dir <dir>         Where truncated outputs and task logs go (default: a temp folder)
-  --mcp-config <file>        MCP servers file (default: .mcp.json in the first root)
-  --tools <module>           Also register the tools a module exports (default export or 'tools'; repeatable)
-  --quiet                    Do not print the start-up permission report`;
-
-/** The values parseArgs gives for {@link RUNTIME_FLAGS}. */
-export interface RuntimeFlagValues {
-  /** --root */
-  root?: string[];
-  /** --cwd */
-  cwd?: string;
-  /** --permission-mode */
-  "permission-mode"?: string;
-  /** --allow */
-  allow?: string[];
-  /** --deny */
-  deny?: string[];
-  /** --ask */
-  ask?: string[];
-  /** --allowed-tools */
-  "allowed-tools"?: string;
-  /** --disallowed-tools */
-  "disallowed-tools"?: string;
-  /** --sandbox */
-  sandbox?: boolean;
-  /** --allow-host */
-  "allow-host"?: string[];
-  /** --output-dir */
-  "output-dir"?: string;
-  /** --mcp-config */
-  "mcp-config"?: string;
-  /** --tools */
-  tools?: string[];
-  /** --quiet */
-  quiet?: boolean;
-}
+import { type CliIo, UsageError } from "./command.ts";
+import type { RuntimeFlagValues } from "./flags.ts";
 
 /** Flags, env and settings resolved into runtime options plus the settings read. */
 export interface ResolvedConfig {
-  /** Options for {@link createRuntime}. */
+  /** Options for {@link createRuntime}: everything the flags, env and settings decide. */
   runtime: RuntimeOptions;
   /** The settings file's content. */
   settings: Settings;
@@ -105,7 +38,10 @@ export interface ResolvedConfig {
   mcpConfig?: string;
 }
 
-/** Resolves flags, env and the settings file. Throws {@link UsageError} for bad values. */
+/**
+ * Resolves flags, env and the settings file into the runtime's options: the
+ * one place they are assembled. Throws {@link UsageError} for bad values.
+ */
 export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConfig {
   const roots = (flags.root?.length ? flags.root : [io.cwd]).map((r) => resolve(io.cwd, r));
   for (const r of roots) {
@@ -128,12 +64,12 @@ export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConf
     );
   }
   const list = (v?: string) => v?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
-  const hosts = flags["allow-host"]?.length ? flags["allow-host"] : settings.allowedHosts;
+  const hosts = (flags["allow-host"]?.length ? flags["allow-host"] : settings.allowedHosts) ?? [];
+  const projectMcp = resolve(roots[0], ".mcp.json");
   let mcpConfig = flags["mcp-config"] ? resolve(io.cwd, flags["mcp-config"]) : undefined;
   if (!mcpConfig) {
-    const candidate = resolve(roots[0], ".mcp.json");
     try {
-      if (Deno.statSync(candidate).isFile) mcpConfig = candidate;
+      if (Deno.statSync(projectMcp).isFile) mcpConfig = projectMcp;
     } catch {
       // no project MCP config
     }
@@ -144,12 +80,13 @@ export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConf
   } catch (err) {
     throw new UsageError(`${(err as Error).message} (in "${file}")`);
   }
+  const hooks = hasCommandHooks(hookConfig);
+  const sandbox = flags.sandbox ?? settings.sandbox ?? false;
   return {
     settings,
     settingsFile: file,
     mcpConfig,
     runtime: {
-      ...(hasCommandHooks(hookConfig) ? { hooks: commandHooks(hookConfig), extraRun: [HOOK_SHELL] } : {}),
       roots,
       cwd: flags.cwd ? resolve(io.cwd, flags.cwd) : undefined,
       mode: modeValue as PermissionMode | undefined,
@@ -160,14 +97,24 @@ export function resolveConfig(flags: RuntimeFlagValues, io: CliIo): ResolvedConf
       },
       allowedTools: list(flags["allowed-tools"]),
       excludeTools: list(flags["disallowed-tools"]),
-      sandbox: flags.sandbox ?? settings.sandbox ?? false,
-      toolOptions: {
-        bash: { sandbox: flags.sandbox ?? settings.sandbox ?? false },
-        web: webOptions(hosts ?? []),
-      },
-      hosts: withSearchHost(hosts ?? [], io.env),
+      ...(hooks ? { hooks: commandHooks(hookConfig) } : {}),
+      sandbox,
+      toolOptions: runtimeToolOptions({
+        sandbox,
+        toolOptions: { web: webOptions(hosts), interaction: terminalInteraction(io) },
+      }),
+      hosts: withSearchHost(hosts, io.env),
       outputDir: flags["output-dir"] ? resolve(io.cwd, flags["output-dir"]) : undefined,
       env: { ...io.env },
+      envNames: [...ENV_NAMES],
+      extraRead: [
+        file,
+        mcpConfig ?? projectMcp,
+        // a --tools module is imported at run time, so Deno asks to read it and the code it imports
+        ...(flags.tools ?? []).filter((t) => !/^[a-z]+:/.test(t)).map((t) => resolve(io.cwd, t)),
+        ...(flags.tools?.length ? localPackageRoot() : []),
+      ],
+      extraRun: hooks ? [HOOK_SHELL] : [],
     },
   };
 }
@@ -226,8 +173,8 @@ export async function loadToolModule(specifier: string, cwd: string): Promise<To
   return tools;
 }
 
-/** How {@link startRuntime} treats MCP servers and the permission check. */
-export interface StartOptions {
+/** What a command adds to the resolved configuration in {@link startRuntime}. */
+export interface StartOptions extends Omit<RuntimeOptions, "toolOptions"> {
   /** Run the start-up permission check (and connect MCP servers). Default true; `perms` turns it off. */
   checkGrants?: boolean;
   /**
@@ -237,8 +184,8 @@ export interface StartOptions {
   mcp?: "auto" | "explicit" | "off";
   /** Flags, env and settings already resolved by the caller (so they are not read twice). */
   config?: ResolvedConfig;
-  /** Handlers of AskUserQuestion and ExitPlanMode. Default: the terminal's, when stdin is one. */
-  interaction?: InteractionOptions;
+  /** Built-in tool options laid over the resolved ones (the agent's model hooks, MCP's handlers). */
+  toolOptions?: Partial<BuiltinToolOptions>;
 }
 
 /** What the MCP servers of a file need from Deno: programs to run and hosts to reach. */
@@ -246,6 +193,7 @@ async function mcpNeeds(
   file: string,
   env: Readonly<Record<string, string>>,
 ): Promise<{ run: string[]; net: string[] }> {
+  const { loadMcpConfig } = await import("../mcp/config.ts");
   let parsed;
   try {
     parsed = await loadMcpConfig(file, { env });
@@ -263,6 +211,8 @@ async function mcpNeeds(
 
 /** Connects the servers of an MCP file, telling stderr about failures and later disconnects. */
 export async function attachProjectMcp(runtime: Runtime, file: string, io: CliIo): Promise<void> {
+  // the MCP client and its SDK load only when there are servers to connect
+  const { attachMcpServers } = await import("../mcp/manager.ts");
   const manager = await attachMcpServers(runtime, file, {
     signal: io.signal,
     onEvent: (e) => {
@@ -277,41 +227,30 @@ export async function attachProjectMcp(runtime: Runtime, file: string, io: CliIo
 }
 
 /**
- * Resolves config, loads `--tools` modules, creates the runtime, connects MCP
- * servers, and runs the start-up permission check (printing it to stderr
- * unless `--quiet`).
+ * Resolves config (unless given), loads `--tools` modules, creates the
+ * runtime, connects MCP servers, and runs the start-up permission check
+ * (printing it to stderr unless `--quiet`).
  */
 export async function startRuntime(
   flags: RuntimeFlagValues,
   io: CliIo,
-  extra: Partial<RuntimeOptions> & StartOptions = {},
+  options: StartOptions = {},
 ): Promise<{ runtime: Runtime; config: ResolvedConfig; grants?: GrantReport }> {
-  const { checkGrants: check, mcp: mcpMode = "auto", interaction, config: given, ...runtimeExtra } = extra;
+  const { checkGrants: check, mcp: mcpMode = "auto", config: given, toolOptions, ...extra } = options;
   const config = given ?? resolveConfig(flags, io);
   const mcpFile = mcpMode === "auto" || (mcpMode !== "off" && flags["mcp-config"])
     ? config.mcpConfig
     : undefined;
   const mcp = mcpFile ? await mcpNeeds(mcpFile, io.env) : { run: [], net: [] };
-  const userTools: Tool[] = [];
-  for (const spec of flags.tools ?? []) userTools.push(...await loadToolModule(spec, io.cwd));
-  const base = extra.tools ??
-    builtinTools({ ...config.runtime.toolOptions, interaction: interaction ?? terminalInteraction(io) });
+  const extraTools: Tool[] = [];
+  for (const spec of flags.tools ?? []) extraTools.push(...await loadToolModule(spec, io.cwd));
   const runtime = createRuntime({
     ...config.runtime,
-    envNames: [...ENV_NAMES],
-    extraRead: [
-      config.settingsFile,
-      config.mcpConfig ?? resolve(config.runtime.roots![0], ".mcp.json"),
-      // a --tools module is imported at run time, so Deno asks to read it and the code it imports
-      ...(flags.tools ?? []).filter((t) => !/^[a-z]+:/.test(t)).map((t) => resolve(io.cwd, t)),
-      ...(flags.tools?.length ? localPackageRoot() : []),
-    ],
+    ...extra,
+    toolOptions: { ...config.runtime.toolOptions, ...toolOptions },
+    extraTools: [...(extra.extraTools ?? []), ...extraTools],
     extraRun: [...(config.runtime.extraRun ?? []), ...mcp.run],
     extraNet: mcp.net,
-    // Glob's first walk of a tree shares the work with a thread started now (checkGrants false: perms only)
-    walkHelper: check !== false,
-    ...runtimeExtra,
-    tools: [...base, ...userTools],
   });
   // kill every process group the runtime started when io.signal aborts (SIGINT/SIGTERM/SIGHUP in
   // processIo), even if the command is still waiting on stdin, and whatever is left at exit

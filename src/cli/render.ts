@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { styleText } from "node:util";
 import type { AgentEvent, Usage } from "../loop/events.ts";
 import type { CliIo } from "./command.ts";
 
@@ -16,7 +17,7 @@ export const MAX_DIFF_LINES = 40;
 export interface RenderOptions {
   /** Emit JSON lines instead of text. */
   json?: boolean;
-  /** Use ANSI colours. Default false. */
+  /** Colour the output (the caller decides: a terminal without NO_COLOR). Default false. */
   color?: boolean;
 }
 
@@ -31,19 +32,21 @@ export interface Renderer {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createRenderer } from "./render.ts";
  * const out: string[] = [];
  * const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) } as never;
  * createRenderer(io).render({ type: "text", delta: "Hello" });
- * console.assert(out.join("") === "Hello");
+ * assert.ok(out.join("") === "Hello");
  * ```
  */
 export function createRenderer(io: Pick<CliIo, "out" | "err">, options: RenderOptions = {}): Renderer {
   if (options.json) {
     return { render: (event) => io.out(JSON.stringify(event) + "\n") };
   }
-  const paint = (code: string, s: string) => (options.color ? `\x1b[${code}m${s}\x1b[0m` : s);
-  const dim = (s: string) => paint("2", s);
+  // the caller has decided on colour, so styleText is not to check the stream or the environment again
+  const paint: Paint = (style, s) => (options.color ? styleText(style, s, { validateStream: false }) : s);
+  const dim = (s: string) => paint("dim", s);
   let textOpen = false; // stdout holds text without a final newline
   let outputOpen = false; // stderr holds live output without a final newline
   const closeText = () => {
@@ -65,7 +68,7 @@ export function createRenderer(io: Pick<CliIo, "out" | "err">, options: RenderOp
         case "tool_start":
           closeText();
           closeOutput();
-          io.err(`${paint("36", "→")} ${event.tool}${callDetail(event.input, event.summary)}\n`);
+          io.err(`${paint("cyan", "→")} ${event.tool}${callDetail(event.input, event.summary)}\n`);
           break;
         case "tool_output":
           io.err(dim(event.chunk));
@@ -76,7 +79,7 @@ export function createRenderer(io: Pick<CliIo, "out" | "err">, options: RenderOp
           if (!event.ok) {
             closeText();
             const first = event.result.text.replace(/^Error: /, "").split("\n")[0];
-            io.err(`  ${paint("31", "✗")} ${event.tool}: ${first}\n`);
+            io.err(`  ${paint("red", "✗")} ${event.tool}: ${first}\n`);
             break;
           }
           const diff = (event.result.data as { diff?: unknown } | undefined)?.diff;
@@ -108,7 +111,7 @@ export function createRenderer(io: Pick<CliIo, "out" | "err">, options: RenderOp
         case "result":
           closeText();
           closeOutput();
-          if (event.error) io.err(`${paint("31", "Error:")} ${event.error}\n`);
+          if (event.error) io.err(`${paint("red", "Error:")} ${event.error}\n`);
           else if (event.stopReason !== "completed") io.err(`Stopped: ${stopText(event.stopReason)}\n`);
           io.err(dim(usageLine(event.usage, event.turns, event.durationMs)) + "\n");
           break;
@@ -167,14 +170,17 @@ export function formatTodos(todos: unknown): string {
   ].join("\n");
 }
 
-function formatDiff(diff: string, paint: (code: string, s: string) => string): string {
+/** Colours `s` with one of node's `styleText` formats, or leaves it plain. */
+type Paint = (style: "cyan" | "red" | "green" | "dim", s: string) => string;
+
+function formatDiff(diff: string, paint: Paint): string {
   const lines = diff.replace(/\n$/, "").split("\n");
   const shown = lines.slice(0, MAX_DIFF_LINES).map((l) =>
     "  " +
     (l.startsWith("+") && !l.startsWith("+++")
-      ? paint("32", l)
+      ? paint("green", l)
       : l.startsWith("-") && !l.startsWith("---")
-      ? paint("31", l)
+      ? paint("red", l)
       : l)
   );
   if (lines.length > MAX_DIFF_LINES) shown.push(`  … ${lines.length - MAX_DIFF_LINES} more diff lines`);

@@ -3,12 +3,33 @@
  * kept) and a per-path lock so concurrent edits in one process are
  * serialised.
  *
+ * A write killed before its rename leaves its temp file (`.<name>.<8 hex>.paddock-tmp`).
+ * Each process notes the temp files it has in flight in a journal in the
+ * private per-user output folder (`<per-user folder>/writes/<pid>-<start>.list`,
+ * see `session/output_root.ts`); {@link cleanStaleTemps}, run when a runtime
+ * starts, removes those a dead process left, and a write also clears old
+ * temp files of ours in its own folder.
+ *
  * @module
  */
 import { basename, dirname, join } from "node:path";
 import { AbortedError } from "../errors.ts";
+import { checkedOutputRoot } from "../session/output_root.ts";
 
-/** The options {@link atomicWriteFile} takes. */
+/**
+ * The options {@link atomicWriteFile} takes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { atomicWriteFile, type AtomicWriteOptions } from "./atomic_write.ts";
+ * const dir = await Deno.makeTempDir();
+ * const options: AtomicWriteOptions = { createParents: true, signal: AbortSignal.timeout(10_000) };
+ * await atomicWriteFile(`${dir}/deep/er/a.txt`, new TextEncoder().encode("hi"), options);
+ * assert.equal(await Deno.readTextFile(`${dir}/deep/er/a.txt`), "hi");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface AtomicWriteOptions {
   /** Aborts before the rename (the old file stays). */
   signal?: AbortSignal;
@@ -17,7 +38,7 @@ export interface AtomicWriteOptions {
 }
 
 /** A temp file of ours (see {@link atomicWriteFile}) untouched this long is a leftover of a killed write (ms). */
-export const STALE_TEMP_MS: number = 10 * 60_000;
+export const STALE_TEMP_MS: number = 60_000;
 /** Folder entries looked at, at most, when clearing leftover temp files. */
 const STALE_SCAN_LIMIT = 10_000;
 const TEMP_NAME = /^\..+\.[0-9a-f]{8}\.paddock-tmp$/;
@@ -32,10 +53,11 @@ const TEMP_NAME = /^\..+\.[0-9a-f]{8}\.paddock-tmp$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { atomicWriteFile } from "./atomic_write.ts";
  * const dir = Deno.makeTempDirSync();
  * await atomicWriteFile(`${dir}/a.txt`, new TextEncoder().encode("hi"));
- * console.assert(Deno.readTextFileSync(`${dir}/a.txt`) === "hi");
+ * assert.equal(Deno.readTextFileSync(`${dir}/a.txt`), "hi");
  * Deno.removeSync(dir, { recursive: true });
  * ```
  */
@@ -58,6 +80,7 @@ export async function atomicWriteFile(
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
   const temp = join(dir, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.paddock-tmp`);
+  const noted = noteTemp(temp);
   // a new file gets 0o666 less the umask, as any new file; an existing file's mode is restored below
   const file = await Deno.open(temp, {
     write: true,
@@ -83,6 +106,7 @@ export async function atomicWriteFile(
     await syncDir(dir);
   } finally {
     if (!renamed) await Deno.remove(temp).catch(() => {});
+    if (noted) doneTemp();
   }
   await removeStaleTemps(dir);
 }
@@ -105,6 +129,145 @@ async function removeStaleTemps(dir: string): Promise<void> {
   } catch {
     // an unreadable folder keeps its leftovers; the write itself succeeded
   }
+}
+
+/** Folder of the journals, inside the per-user output folder. */
+const JOURNAL_DIR = "writes";
+const JOURNAL_NAME = /^(\d+)-(\d*)\.list$/;
+/** This process's journal: its path and how many of its temp files are in flight; null where there is none. */
+let journal: { path: string; pending: number } | null | undefined;
+
+/** Notes `temp` in this process's journal before it is made; returns whether it was noted. Best effort. */
+function noteTemp(temp: string): boolean {
+  if (journal === undefined) {
+    journal = null;
+    try {
+      const root = checkedOutputRoot();
+      if (root) {
+        const dir = join(root, JOURNAL_DIR);
+        Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        journal = { path: join(dir, `${Deno.pid}-${startTime(Deno.pid) ?? ""}.list`), pending: 0 };
+      }
+    } catch {
+      // no private folder: no journal, the folder sweep still runs
+    }
+  }
+  if (!journal) return false;
+  try {
+    Deno.writeTextFileSync(journal.path, `${temp}\n`, { append: true, mode: 0o600 });
+    journal.pending++;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One noted temp file is renamed or removed; the journal goes once none is in flight. */
+function doneTemp(): void {
+  if (!journal || --journal.pending > 0) return;
+  try {
+    Deno.removeSync(journal.path);
+  } catch {
+    // already gone
+  }
+}
+
+/** A process's start time (Linux, `/proc/<pid>/stat`), or undefined when it is gone or cannot be read. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What {@link cleanStaleTemps} did.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { StaleTempReport } from "./atomic_write.ts";
+ * const report: StaleTempReport = { removed: ["/w/.a.txt.0badc0de.paddock-tmp"], journals: 1 };
+ * assert.equal(report.removed.length, 1);
+ * ```
+ */
+export interface StaleTempReport {
+  /** Temp files removed. */
+  removed: string[];
+  /** Journals of dead processes that were read. */
+  journals: number;
+}
+
+/**
+ * Removes the temp files that writes of processes no longer running left
+ * (killed before their rename), as their journals list them (see the module
+ * doc): only names of our temp pattern, only regular files (a symbolic link
+ * is never followed or removed), only untouched for `minAgeMs`. A journal
+ * goes once nothing it lists is left. Best effort, blocking, cheap (it reads
+ * the journals, it walks no folder); `createRuntime` runs it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cleanStaleTemps } from "./atomic_write.ts";
+ * const base = await Deno.makeTempDir();
+ * assert.deepEqual(cleanStaleTemps({ base }), { removed: [], journals: 0 });
+ * await Deno.remove(base, { recursive: true });
+ * ```
+ */
+export function cleanStaleTemps(options: { base?: string; minAgeMs?: number } = {}): StaleTempReport {
+  const report: StaleTempReport = { removed: [], journals: 0 };
+  const root = checkedOutputRoot(options.base);
+  if (!root) return report;
+  const dir = join(root, JOURNAL_DIR);
+  const cutoff = Date.now() - (options.minAgeMs ?? STALE_TEMP_MS);
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(dir)].filter((e) => e.isFile).map((e) => e.name);
+  } catch {
+    return report; // no journal yet
+  }
+  for (const name of names) {
+    const m = JOURNAL_NAME.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === Deno.pid) continue;
+    const start = startTime(pid);
+    if (start !== undefined && (m[2] === "" || start === m[2])) continue; // its writer still runs
+    report.journals++;
+    const path = join(dir, name);
+    const kept: string[] = [];
+    let lines: string[];
+    try {
+      lines = Deno.readTextFileSync(path).split("\n").filter((l) => l !== "");
+    } catch {
+      continue;
+    }
+    for (const temp of new Set(lines)) {
+      if (!temp.startsWith("/") || !TEMP_NAME.test(basename(temp))) continue;
+      try {
+        const st = Deno.lstatSync(temp);
+        if (!st.isFile) continue; // a link or a folder now: not ours to touch
+        if ((st.mtime?.getTime() ?? 0) >= cutoff) {
+          kept.push(temp);
+          continue;
+        }
+        Deno.removeSync(temp);
+        report.removed.push(temp);
+      } catch {
+        // gone already, or not ours to remove
+      }
+    }
+    try {
+      if (kept.length) Deno.writeTextFileSync(path, kept.map((t) => `${t}\n`).join(""));
+      else Deno.removeSync(path);
+    } catch {
+      // another runtime cleaned it first
+    }
+  }
+  return report;
 }
 
 /** fsyncs a folder so the rename itself is durable; best effort. */
@@ -130,10 +293,15 @@ const locks = new Map<string, Promise<unknown>>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withFileLock } from "./atomic_write.ts";
  * const order: number[] = [];
- * await Promise.all([1, 2].map((n) => withFileLock("/k", async () => { order.push(n); })));
- * console.assert(order.join() === "1,2");
+ * await Promise.all([1, 2].map((n) =>
+ *   withFileLock("/k", async () => {
+ *     order.push(n);
+ *   })
+ * ));
+ * assert.equal(order.join(), "1,2");
  * ```
  */
 export function withFileLock<T>(key: string, fn: () => Promise<T>): Promise<T> {

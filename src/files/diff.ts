@@ -1,12 +1,13 @@
 /**
- * A small line diff for Write and Edit results. Written here rather than
- * imported because no mapped dependency has one and the need is narrow: trim
- * the common head and tail, then an LCS table over the changed middle (an
- * edit's middle is a few lines), falling back to "replace the whole middle"
- * when the middle is too large to tabulate.
+ * Line diffs for Write and Edit results: npm `diff` finds the changes, this
+ * module keeps Paddock's shape of them (CRLF read as LF, no "No newline at
+ * end of file" lines, `---`/`+++` headers with one name). A diff too large
+ * or slow to search ({@link MAX_EDIT_LENGTH}, {@link DIFF_TIMEOUT_MS}) shows
+ * the changed middle as removed, then added.
  *
  * @module
  */
+import { structuredPatch } from "diff";
 
 /** One line of a diff hunk. */
 export interface DiffLine {
@@ -30,19 +31,34 @@ export interface DiffHunk {
   lines: DiffLine[];
 }
 
-/** Largest middle (old lines × new lines) compared line by line. */
-export const MAX_DIFF_CELLS = 4_000_000;
 /** Context lines around each change. */
 export const DIFF_CONTEXT = 3;
+/**
+ * Most lines removed plus added that a diff searches for; past it the
+ * changed middle is shown as removed, then added. npm `diff`'s search grows
+ * with the square of this: 1000 takes about 0.1 s.
+ */
+export const MAX_EDIT_LENGTH = 1_000;
+/** Longest a diff may search before it gives up the same way (ms). */
+export const DIFF_TIMEOUT_MS = 250;
 
 /**
- * Hunks that turn `oldLines` into `newLines`.
+ * Hunks that turn `oldLines` into `newLines` (lines without their line
+ * breaks). The common head and tail are skipped at once; npm `diff`'s Myers
+ * diff searches the changed middle.
  *
  * @example
  * ```ts
  * import { diffLines } from "./diff.ts";
+ * import assert from "node:assert/strict";
  * const h = diffLines(["a", "b", "c"], ["a", "B", "c"]);
- * console.assert(h.length === 1 && h[0].lines.filter((l) => l.op !== " ").length === 2);
+ * assert.deepEqual(h, [{
+ *   oldStart: 1,
+ *   oldLines: 3,
+ *   newStart: 1,
+ *   newLines: 3,
+ *   lines: [{ op: " ", text: "a" }, { op: "-", text: "b" }, { op: "+", text: "B" }, { op: " ", text: "c" }],
+ * }]);
  * ```
  */
 export function diffLines(
@@ -57,95 +73,50 @@ export function diffLines(
     tail < oldLines.length - head && tail < newLines.length - head &&
     oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
   ) tail++;
-  const a = oldLines.slice(head, oldLines.length - tail);
-  const b = newLines.slice(head, newLines.length - tail);
-  if (a.length === 0 && b.length === 0) return [];
-  const middle = a.length * b.length <= MAX_DIFF_CELLS ? lcsOps(a, b) : [
-    ...a.map((text) => ({ op: "-" as const, text })),
-    ...b.map((text) => ({ op: "+" as const, text })),
-  ];
-  const ops: DiffLine[] = [
-    ...oldLines.slice(Math.max(0, head - context), head).map((text) => ({ op: " " as const, text })),
-    ...middle,
-    ...oldLines.slice(oldLines.length - tail, oldLines.length - tail + context).map((text) => ({
-      op: " " as const,
-      text,
-    })),
-  ];
-  return toHunks(ops, Math.max(0, head - context) + 1, Math.max(0, head - context) + 1, context);
+  if (head === oldLines.length && head === newLines.length) return [];
+  // the changed middle and the context around it: [from, end) of each side
+  const from = Math.max(0, head - context);
+  const trail = Math.min(tail, context);
+  const oldPart = oldLines.slice(from, oldLines.length - tail + trail);
+  const newPart = newLines.slice(from, newLines.length - tail + trail);
+  // every line ends in "\n", so no hunk gets a "\ No newline at end of file" line
+  const text = (l: readonly string[]) => l.map((line) => `${line}\n`).join("");
+  const patch = structuredPatch("", "", text(oldPart), text(newPart), undefined, undefined, {
+    context,
+    maxEditLength: MAX_EDIT_LENGTH,
+    timeout: DIFF_TIMEOUT_MS,
+  });
+  if (!patch) return [replaceMiddle(oldPart, newPart, head - from, trail, from + 1)];
+  return patch.hunks.map((h) => ({
+    oldStart: h.oldStart + from,
+    oldLines: h.oldLines,
+    newStart: h.newStart + from,
+    newLines: h.newLines,
+    lines: h.lines.map((l) => ({ op: l[0] as DiffLine["op"], text: l.slice(1) })),
+  }));
 }
 
-function lcsOps(a: readonly string[], b: readonly string[]): DiffLine[] {
-  const n = a.length, m = b.length;
-  if (n === 0) return b.map((text) => ({ op: "+", text }));
-  if (m === 0) return a.map((text) => ({ op: "-", text }));
-  // table[i][j] = LCS length of a[i..] and b[j..]
-  const w = m + 1;
-  const table = new Uint32Array((n + 1) * w);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      table[i * w + j] = a[i] === b[j]
-        ? table[(i + 1) * w + j + 1] + 1
-        : Math.max(table[(i + 1) * w + j], table[i * w + j + 1]);
-    }
-  }
-  const out: DiffLine[] = [];
-  let i = 0, j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      out.push({ op: " ", text: a[i++] });
-      j++;
-    } else if (table[(i + 1) * w + j] >= table[i * w + j + 1]) out.push({ op: "-", text: a[i++] });
-    else out.push({ op: "+", text: b[j++] });
-  }
-  while (i < n) out.push({ op: "-", text: a[i++] });
-  while (j < m) out.push({ op: "+", text: b[j++] });
-  return out;
-}
-
-/** Groups a run of ops into hunks, splitting where more than 2×context lines are unchanged. */
-function toHunks(ops: DiffLine[], oldStart: number, newStart: number, context: number): DiffHunk[] {
-  const hunks: DiffHunk[] = [];
-  let oldNo = oldStart, newNo = newStart;
-  let current: DiffHunk | undefined;
-  let keptRun: DiffLine[] = [];
-  const flushRun = () => {
-    if (!current) return;
-    current.lines.push(...keptRun.slice(0, context));
-    hunks.push(finish(current));
-    current = undefined;
+/** One hunk that removes the middle of `oldPart` and adds that of `newPart`, `lead` and `trail` lines kept around it. */
+function replaceMiddle(
+  oldPart: readonly string[],
+  newPart: readonly string[],
+  lead: number,
+  trail: number,
+  start: number,
+): DiffHunk {
+  const lines: DiffLine[] = [
+    ...oldPart.slice(0, lead).map((text) => ({ op: " " as const, text })),
+    ...oldPart.slice(lead, oldPart.length - trail).map((text) => ({ op: "-" as const, text })),
+    ...newPart.slice(lead, newPart.length - trail).map((text) => ({ op: "+" as const, text })),
+    ...oldPart.slice(oldPart.length - trail).map((text) => ({ op: " " as const, text })),
+  ];
+  return {
+    oldStart: start,
+    oldLines: oldPart.length,
+    newStart: start,
+    newLines: newPart.length,
+    lines,
   };
-  for (let k = 0; k < ops.length; k++) {
-    const op = ops[k];
-    if (op.op === " ") {
-      keptRun.push(op);
-      if (current && keptRun.length > 2 * context) flushRun();
-    } else {
-      if (!current) {
-        const lead = keptRun.slice(-context);
-        current = {
-          oldStart: oldNo - lead.length,
-          newStart: newNo - lead.length,
-          oldLines: 0,
-          newLines: 0,
-          lines: [...lead],
-        };
-      } else current.lines.push(...keptRun);
-      keptRun = [];
-      current.lines.push(op);
-    }
-    if (op.op !== "+") oldNo++;
-    if (op.op !== "-") newNo++;
-    if (op.op === " " && !current && keptRun.length > context) keptRun.shift();
-  }
-  flushRun();
-  return hunks;
-}
-
-function finish(h: DiffHunk): DiffHunk {
-  h.oldLines = h.lines.filter((l) => l.op !== "+").length;
-  h.newLines = h.lines.filter((l) => l.op !== "-").length;
-  return h;
 }
 
 /**
@@ -154,8 +125,9 @@ function finish(h: DiffHunk): DiffHunk {
  * @example
  * ```ts
  * import { unifiedDiff } from "./diff.ts";
- * const d = unifiedDiff("a\nb\n", "a\nc\n", "f.txt");
- * console.assert(d.includes("@@ -1,2 +1,2 @@") && d.includes("-b") && d.includes("+c"));
+ * import assert from "node:assert/strict";
+ * assert.equal(unifiedDiff("a\nb\n", "a\nc\n", "f.txt"), "--- f.txt\n+++ f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c");
+ * assert.equal(unifiedDiff("a\r\n", "a", "f.txt"), "");
  * ```
  */
 export function unifiedDiff(oldText: string, newText: string, name: string): string {

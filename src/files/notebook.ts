@@ -43,7 +43,24 @@ export interface ParsedNotebook {
   unit: string;
 }
 
-/** A cell as Read shows it. */
+/**
+ * A cell as Read shows it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { RenderedCell } from "./notebook.ts";
+ * const cell: RenderedCell = {
+ *   index: 0,
+ *   id: "c1",
+ *   cellType: "code",
+ *   source: "1 + 1",
+ *   outputs: ["2"],
+ *   executionCount: 1,
+ * };
+ * assert.equal(`[${cell.executionCount}] ${cell.source} → ${cell.outputs[0]}`, "[1] 1 + 1 → 2");
+ * ```
+ */
 export interface RenderedCell {
   /** 0-based position. */
   index: number;
@@ -64,9 +81,12 @@ export interface RenderedCell {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseNotebook } from "./notebook.ts";
- * const nb = parseNotebook('{"cells": [{"cell_type": "markdown", "metadata": {}, "source": "# Hi"}], "nbformat": 4, "nbformat_minor": 5}');
- * console.assert(nb.cells.length === 1 && nb.spans.length === 1);
+ * const nb = parseNotebook(
+ *   '{"cells": [{"cell_type": "markdown", "metadata": {}, "source": "# Hi"}], "nbformat": 4, "nbformat_minor": 5}',
+ * );
+ * assert.ok(nb.cells.length === 1 && nb.spans.length === 1);
  * ```
  */
 export function parseNotebook(text: string, shownPath = "notebook"): ParsedNotebook {

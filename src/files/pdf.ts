@@ -6,7 +6,17 @@
  */
 import { AbortedError, InvalidInputError } from "../errors.ts";
 
-/** The options {@link extractPdfPages} takes. */
+/**
+ * The options {@link extractPdfPages} takes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ExtractPdfOptions } from "./pdf.ts";
+ * const firstTwoPages: ExtractPdfOptions = { first: 1, last: 2 };
+ * assert.equal(firstTwoPages.last, 2);
+ * ```
+ */
 export interface ExtractPdfOptions {
   /** First page to extract (1-based, inclusive). Default 1. */
   first?: number;
@@ -16,7 +26,20 @@ export interface ExtractPdfOptions {
   signal?: AbortSignal;
 }
 
-/** The text of one page. */
+/**
+ * The text of one page.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PdfPageText } from "./pdf.ts";
+ * const pages: PdfPageText[] = [{ page: 1, text: "Intro" }, { page: 2, text: "Method" }];
+ * assert.equal(
+ *   pages.map((p) => `--- page ${p.page}\n${p.text}`).join("\n"),
+ *   "--- page 1\nIntro\n--- page 2\nMethod",
+ * );
+ * ```
+ */
 export interface PdfPageText {
   /** Page number, 1-based. */
   page: number;
@@ -24,7 +47,17 @@ export interface PdfPageText {
   text: string;
 }
 
-/** What {@link extractPdfPages} returns. */
+/**
+ * What {@link extractPdfPages} returns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PdfExtraction } from "./pdf.ts";
+ * const extraction: PdfExtraction = { pageCount: 10, pages: [{ page: 1, text: "Intro" }] };
+ * assert.ok(extraction.pages.length < extraction.pageCount);
+ * ```
+ */
 export interface PdfExtraction {
   /** Number of pages in the whole document. */
   pageCount: number;

@@ -9,7 +9,20 @@ import { ConflictError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
 import { sha256Hex } from "./text.ts";
 
-/** What a Read saw of one file. */
+/**
+ * What a Read saw of one file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Session } from "../session/session.ts";
+ * import { type ReadRecord, readRecords } from "./read_state.ts";
+ * await using session = new Session({ roots: [Deno.cwd()] });
+ * const record: ReadRecord = { mtimeMs: 1_700_000_000_000, size: 12, whole: true };
+ * readRecords(session).set("/w/a.txt", record);
+ * assert.equal(readRecords(session).get("/w/a.txt")?.size, 12);
+ * ```
+ */
 export interface ReadRecord {
   /** Modification time at the read (ms since the epoch), null when the platform has none. */
   mtimeMs: number | null;
@@ -29,11 +42,12 @@ export const READ_STATE_SLOT = "files.readState";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readRecords } from "./read_state.ts";
  * import { Session } from "../session/session.ts";
  * const s = new Session({ roots: [Deno.cwd()] });
  * readRecords(s).set("/x", { mtimeMs: 1, size: 0, whole: true });
- * console.assert(readRecords(s).has("/x"));
+ * assert.ok(readRecords(s).has("/x"));
  * ```
  */
 export function readRecords(session: Session): Map<string, ReadRecord> {

@@ -5,13 +5,43 @@
  * @module
  */
 
-/** Encodings the file tools read and write. */
+/**
+ * Encodings the file tools read and write.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TextEncodingName } from "./text.ts";
+ * const encoding: TextEncodingName = "utf-16le";
+ * assert.equal(new TextDecoder(encoding).decode(new Uint8Array([104, 0, 105, 0])), "hi");
+ * ```
+ */
 export type TextEncodingName = "utf-8" | "utf-16le";
 
-/** Line endings as found in a file. */
+/**
+ * Line endings as found in a file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { LineEnding } from "./text.ts";
+ * const breakOf = (ending: LineEnding): string => ending === "CRLF" ? "\r\n" : "\n";
+ * assert.equal(["a", "b"].join(breakOf("CRLF")), "a\r\nb");
+ * ```
+ */
 export type LineEnding = "LF" | "CRLF";
 
-/** How a file's text is stored, so a rewrite can keep it. */
+/**
+ * How a file's text is stored, so a rewrite can keep it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TextFormat } from "./text.ts";
+ * const windowsFile: TextFormat = { encoding: "utf-8", bom: true, lineEnding: "CRLF" };
+ * assert.equal(windowsFile.lineEnding, "CRLF");
+ * ```
+ */
 export interface TextFormat {
   /** Character encoding. */
   encoding: TextEncodingName;
@@ -41,8 +71,9 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { detectEncoding } from "./text.ts";
- * console.assert(detectEncoding(new Uint8Array([0xff, 0xfe, 0x41, 0])).encoding === "utf-16le");
+ * assert.equal(detectEncoding(new Uint8Array([0xff, 0xfe, 0x41, 0])).encoding, "utf-16le");
  * ```
  */
 export function detectEncoding(
@@ -63,9 +94,10 @@ export function detectEncoding(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { looksBinary } from "./text.ts";
- * console.assert(looksBinary(new Uint8Array([0x50, 0x4b, 0, 0])));
- * console.assert(!looksBinary(new TextEncoder().encode("plain text")));
+ * assert.ok(looksBinary(new Uint8Array([0x50, 0x4b, 0, 0])));
+ * assert.ok(!looksBinary(new TextEncoder().encode("plain text")));
  * ```
  */
 export function looksBinary(head: Uint8Array): boolean {
@@ -88,11 +120,12 @@ export function detectLineEnding(text: string): LineEnding {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeText, encodeText } from "./text.ts";
  * const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a]);
  * const d = decodeText(bytes);
- * console.assert(d.text === "a\r\n" && d.format.bom && d.format.lineEnding === "CRLF");
- * console.assert(encodeText(d.text, d.format).length === 6);
+ * assert.ok(d.text === "a\r\n" && d.format.bom && d.format.lineEnding === "CRLF");
+ * assert.equal(encodeText(d.text, d.format).length, 6);
  * ```
  */
 export function decodeText(bytes: Uint8Array): DecodedText {
@@ -141,8 +174,9 @@ export function withLineEnding(text: string, ending: LineEnding): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { splitLines } from "./text.ts";
- * console.assert(splitLines("a\r\nb\n").join("|") === "a|b");
+ * assert.equal(splitLines("a\r\nb\n").join("|"), "a|b");
  * ```
  */
 export function splitLines(text: string): string[] {
@@ -167,8 +201,9 @@ export function cutLongLine(line: string, max: number = MAX_LINE_CHARS): string 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { numberLine } from "./text.ts";
- * console.assert(numberLine(7, "x") === "     7\tx");
+ * assert.equal(numberLine(7, "x"), "     7\tx");
  * ```
  */
 export function numberLine(n: number, line: string): string {
@@ -194,9 +229,10 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findText } from "./text.ts";
- * console.assert(JSON.stringify(findText("a\r\nb\nc", "a\nb", true)) === "[[0,4]]");
- * console.assert(findText("a\r\nb", "a\nb", false).length === 0);
+ * assert.equal(JSON.stringify(findText("a\r\nb\nc", "a\nb", true)), "[[0,4]]");
+ * assert.equal(findText("a\r\nb", "a\nb", false).length, 0);
  * ```
  */
 export function findText(hay: string, needle: string, mixed: boolean): Array<[number, number]> {

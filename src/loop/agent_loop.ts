@@ -15,10 +15,37 @@ import { type ChatMessage, type ModelClient, requestTurn, type TurnResponse } fr
 import { addUsage, type AgentEvent, emptyUsage, EventQueue, type StopReason, type Usage } from "./events.ts";
 import { describeModelError, type RetryOptions, withRetry } from "./retry.ts";
 
-/** Turns a run may take unless told otherwise. */
+/**
+ * Turns a run may take unless told otherwise.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_MAX_TURNS } from "./agent_loop.ts";
+ * assert.equal(DEFAULT_MAX_TURNS, 50);
+ * ```
+ */
 export const DEFAULT_MAX_TURNS = 50;
 
-/** Options of {@link runAgent}. */
+/**
+ * Options of {@link runAgent}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type AgentOptions, createModelClient, createRuntime } from "../../mod.ts";
+ * await using rt = createRuntime({ roots: [Deno.cwd()], mode: "plan" });
+ * const options: AgentOptions = {
+ *   client: createModelClient({ baseUrl: "http://127.0.0.1:11434/v1" }),
+ *   model: "qwen3",
+ *   registry: rt.registry,
+ *   runOptions: rt.runOptions,
+ *   prompt: "Summarise README.md",
+ *   maxTurns: 10,
+ * };
+ * assert.equal(options.runOptions?.session, rt.session);
+ * ```
+ */
 export interface AgentOptions {
   /** The endpoint. */
   client: ModelClient;
@@ -48,7 +75,27 @@ export interface AgentOptions {
   sessionEvents?: boolean;
 }
 
-/** The final event of a run. */
+/**
+ * The final event of a run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AgentResult } from "../../mod.ts";
+ * const line = (r: AgentResult): string =>
+ *   `${r.stopReason} after ${r.turns} turns, ${r.usage.totalTokens} tokens`;
+ * const usage = { promptTokens: 90, completionTokens: 10, totalTokens: 100, requests: 2, toolCalls: 1 };
+ * const result: AgentResult = {
+ *   type: "result",
+ *   stopReason: "completed",
+ *   text: "Done",
+ *   turns: 2,
+ *   usage,
+ *   durationMs: 900,
+ * };
+ * assert.equal(line(result), "completed after 2 turns, 100 tokens");
+ * ```
+ */
 export type AgentResult = Extract<AgentEvent, { type: "result" }>;
 
 /**
@@ -56,9 +103,10 @@ export type AgentResult = Extract<AgentEvent, { type: "result" }>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Session } from "../session/session.ts";
  * import { defaultSystemPrompt } from "./agent_loop.ts";
- * console.assert(defaultSystemPrompt(new Session({ roots: ["/tmp"] })).includes("/tmp"));
+ * assert.ok(defaultSystemPrompt(new Session({ roots: ["/tmp"] })).includes("/tmp"));
  * ```
  */
 export function defaultSystemPrompt(session: Session): string {
@@ -77,11 +125,46 @@ export function defaultSystemPrompt(session: Session): string {
  * Runs the loop and streams its events; the last one is always `result`.
  * Breaking out of the iteration aborts the run.
  *
- * @example
- * ```ts ignore
- * for await (const e of runAgent({ client, model: "gpt-4.1", registry, prompt: "List the files" })) {
- *   if (e.type === "text") console.log(e.delta);
+ * @example A tool call, then an answer
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { createModelClient, defineTool, runAgent, ToolRegistry } from "../../mod.ts";
+ * // a stand-in for an OpenAI-compatible endpoint: it asks for Add, then answers
+ * const answers = [
+ *   {
+ *     role: "assistant",
+ *     content: null,
+ *     tool_calls: [{ id: "c1", type: "function", function: { name: "Add", arguments: '{"a":2,"b":3}' } }],
+ *   },
+ *   { role: "assistant", content: "2 + 3 = 5" },
+ * ];
+ * await using server = Deno.serve({ port: 0, onListen: () => {} }, () =>
+ *   Response.json({
+ *     id: "r",
+ *     object: "chat.completion",
+ *     created: 0,
+ *     model: "m",
+ *     choices: [{ index: 0, message: answers.shift(), finish_reason: "stop" }],
+ *   }));
+ * const add = defineTool({
+ *   name: "Add",
+ *   description: "Adds two numbers",
+ *   sideEffect: "None",
+ *   input: z.strictObject({ a: z.number(), b: z.number() }),
+ *   execute: (input) => Promise.resolve(String(input.a + input.b)),
+ * });
+ * const client = createModelClient({ baseUrl: `http://127.0.0.1:${server.addr.port}/v1` });
+ * const registry = new ToolRegistry([add]);
+ * const seen: string[] = [];
+ * for await (
+ *   const event of runAgent({ client, model: "m", registry, prompt: "What is 2 + 3?", stream: false })
+ * ) {
+ *   seen.push(event.type);
+ *   if (event.type === "tool_end") assert.equal(event.result.text, "5");
+ *   if (event.type === "result") assert.equal(event.text, "2 + 3 = 5");
  * }
+ * assert.equal(seen.at(-1), "result");
  * ```
  */
 export function runAgent(options: AgentOptions): AsyncIterable<AgentEvent> {
@@ -93,8 +176,25 @@ export function runAgent(options: AgentOptions): AsyncIterable<AgentEvent> {
  * event to `onEvent`.
  *
  * @example
- * ```ts ignore
- * const result = await runAgentToEnd({ client, model: "m", registry, prompt: "hi" });
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createModelClient, runAgentToEnd, ToolRegistry } from "../../mod.ts";
+ * // a stand-in for an OpenAI-compatible endpoint: every answer is "Done"
+ * await using server = Deno.serve({ port: 0, onListen: () => {} }, () =>
+ *   Response.json({
+ *     id: "r",
+ *     object: "chat.completion",
+ *     created: 0,
+ *     model: "m",
+ *     choices: [{ index: 0, message: { role: "assistant", content: "Done" }, finish_reason: "stop" }],
+ *     usage: { prompt_tokens: 12, completion_tokens: 1, total_tokens: 13 },
+ *   }));
+ * const client = createModelClient({ baseUrl: `http://127.0.0.1:${server.addr.port}/v1` });
+ * const registry = new ToolRegistry([]);
+ * const result = await runAgentToEnd({ client, model: "m", registry, prompt: "Hi", stream: false });
+ * assert.equal(result.stopReason, "completed");
+ * assert.equal(result.text, "Done");
+ * assert.equal(result.usage.totalTokens, 13);
  * ```
  */
 export async function runAgentToEnd(

@@ -12,10 +12,35 @@
 import { join } from "node:path";
 import { InvalidInputError } from "../errors.ts";
 
-/** Folder of agent type files, relative to a workspace root. */
+/**
+ * Folder of agent type files, relative to a workspace root.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
+ * import { AGENT_TYPES_DIR } from "./agent_types.ts";
+ * assert.equal(
+ *   join("/work/project", AGENT_TYPES_DIR, "reviewer.md"),
+ *   "/work/project/.paddock/agents/reviewer.md",
+ * );
+ * ```
+ */
 export const AGENT_TYPES_DIR = ".paddock/agents";
 
-/** One agent type. */
+/**
+ * One agent type.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type AgentType, parseAgentType } from "./agent_types.ts";
+ * const reviewer: AgentType = parseAgentType(
+ *   "---\nname: reviewer\ndescription: Reviews a diff\ntools: Read, Grep\n---\nReview the code.",
+ * );
+ * assert.deepEqual(reviewer.tools, ["Read", "Grep"]);
+ * ```
+ */
 export interface AgentType {
   /** Name the model passes as `subagent_type`. */
   name: string;
@@ -31,7 +56,16 @@ export interface AgentType {
   source?: string;
 }
 
-/** The built-in type: every tool but Agent, the parent's model. */
+/**
+ * The built-in type: every tool but Agent, the parent's model.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { GENERAL_PURPOSE } from "./agent_types.ts";
+ * assert.equal(GENERAL_PURPOSE.name, "general-purpose");
+ * ```
+ */
 export const GENERAL_PURPOSE: AgentType = Object.freeze({
   name: "general-purpose",
   description: "General agent for multi-step tasks: research, search, reading and changing code",
@@ -47,9 +81,12 @@ export const GENERAL_PURPOSE: AgentType = Object.freeze({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseAgentType } from "./agent_types.ts";
- * const t = parseAgentType("---\nname: reviewer\ndescription: Reviews\ntools: Read, Grep\n---\nReview the code.");
- * console.assert(t.name === "reviewer" && t.tools?.length === 2 && t.systemPrompt === "Review the code.");
+ * const t = parseAgentType(
+ *   "---\nname: reviewer\ndescription: Reviews\ntools: Read, Grep\n---\nReview the code.",
+ * );
+ * assert.ok(t.name === "reviewer" && t.tools?.length === 2 && t.systemPrompt === "Review the code.");
  * ```
  */
 export function parseAgentType(text: string, source?: string): AgentType {
@@ -109,8 +146,9 @@ export function parseAgentType(text: string, source?: string): AgentType {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadAgentTypes } from "./agent_types.ts";
- * console.assert(loadAgentTypes("/nonexistent")[0].name === "general-purpose");
+ * assert.equal(loadAgentTypes("/nonexistent")[0].name, "general-purpose");
  * ```
  */
 export function loadAgentTypes(root: string): AgentType[] {

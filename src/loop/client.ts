@@ -5,17 +5,49 @@
  *
  * @module
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ToolDefinition } from "../tool/registry.ts";
 import { emptyUsage, type Usage } from "./events.ts";
 import { withRetry } from "./retry.ts";
 
-/** The default base URL when only an API key is configured. */
+/**
+ * The `OpenAI` client class of the `openai` npm package. An alias marked
+ * `@internal` because `deno doc --lint` reports npm types as private (their
+ * declarations sit in a `file:` cache); the type is documented by `openai`.
+ *
+ * @internal
+ */
+type OpenAIClient = OpenAI;
+
+/**
+ * The default base URL when only an API key is configured.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createModelClient, OPENAI_BASE_URL } from "./client.ts";
+ * assert.equal(createModelClient({ apiKey: "sk-test" }).baseUrl, OPENAI_BASE_URL);
+ * ```
+ */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** Time limit of one model request (ms). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 600_000;
 
-/** A tool call as it travels on the wire. */
+/**
+ * A tool call as it travels on the wire.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { WireToolCall } from "./client.ts";
+ * const call: WireToolCall = {
+ *   id: "call_1",
+ *   type: "function",
+ *   function: { name: "Read", arguments: '{"file_path":"/w/a.ts"}' },
+ * };
+ * assert.equal(JSON.parse(call.function.arguments).file_path, "/w/a.ts");
+ * ```
+ */
 export interface WireToolCall {
   /** The call id the `tool` message must echo. */
   id: string;
@@ -25,14 +57,46 @@ export interface WireToolCall {
   function: { name: string; arguments: string };
 }
 
-/** One chat message of the history. */
+/**
+ * One chat message of the history.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ChatMessage } from "../../mod.ts";
+ * const history: ChatMessage[] = [
+ *   { role: "user", content: "What is in README.md?" },
+ *   {
+ *     role: "assistant",
+ *     content: null,
+ *     tool_calls: [{
+ *       id: "c1",
+ *       type: "function",
+ *       function: { name: "Read", arguments: '{"file_path":"/w/README.md"}' },
+ *     }],
+ *   },
+ *   { role: "tool", tool_call_id: "c1", content: "# Paddock" },
+ * ];
+ * assert.equal(history.length, 3);
+ * ```
+ */
 export type ChatMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: string }
   | { role: "assistant"; content: string | null; tool_calls?: WireToolCall[] }
   | { role: "tool"; tool_call_id: string; content: string };
 
-/** Options of {@link createModelClient}. */
+/**
+ * Options of {@link createModelClient}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createModelClient, type ModelClientOptions } from "../../mod.ts";
+ * const options: ModelClientOptions = { baseUrl: "http://127.0.0.1:11434/v1/", timeoutMs: 60_000 };
+ * assert.equal(createModelClient(options).baseUrl, "http://127.0.0.1:11434/v1");
+ * ```
+ */
 export interface ModelClientOptions {
   /** Base URL of the endpoint. Default {@link OPENAI_BASE_URL}. */
   baseUrl?: string;
@@ -44,12 +108,25 @@ export interface ModelClientOptions {
   timeoutMs?: number;
 }
 
-/** A configured endpoint. */
+/**
+ * A configured endpoint.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createModelClient, type ModelClient } from "../../mod.ts";
+ * const client: ModelClient = createModelClient({ baseUrl: "http://127.0.0.1:11434/v1" });
+ * assert.equal(client.baseUrl, "http://127.0.0.1:11434/v1");
+ * ```
+ */
 export interface ModelClient {
   /** The base URL requests go to. */
   readonly baseUrl: string;
-  /** The underlying `openai` client (retries off: the loop retries). */
-  readonly openai: OpenAI;
+  /**
+   * The underlying `openai` client (retries off: the loop retries), made on
+   * first use: the `openai` package is imported then, not at start-up.
+   */
+  openai(): Promise<OpenAIClient>;
 }
 
 /**
@@ -57,24 +134,54 @@ export interface ModelClient {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createModelClient } from "./client.ts";
  * const c = createModelClient({ baseUrl: "http://127.0.0.1:8080/v1" });
- * console.assert(c.baseUrl === "http://127.0.0.1:8080/v1");
+ * assert.equal(c.baseUrl, "http://127.0.0.1:8080/v1");
  * ```
  */
 export function createModelClient(options: ModelClientOptions = {}): ModelClient {
   const baseUrl = (options.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, "");
-  const openai = new OpenAI({
-    baseURL: baseUrl,
-    apiKey: options.apiKey || "not-set",
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    fetch: options.fetch,
-  });
+  let client: Promise<OpenAIClient> | undefined;
+  const openai = () =>
+    client ??= import("openai").then(({ default: OpenAI }) =>
+      new OpenAI({
+        baseURL: baseUrl,
+        apiKey: options.apiKey || "not-set",
+        maxRetries: 0,
+        timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        fetch: options.fetch,
+      })
+    );
   return { baseUrl, openai };
 }
 
-/** One turn's request. */
+/**
+ * One turn's request.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createModelClient, requestTurn, type TurnRequest } from "./client.ts";
+ * // a stand-in for an OpenAI-compatible endpoint
+ * await using server = Deno.serve({ port: 0, onListen: () => {} }, () =>
+ *   Response.json({
+ *     id: "r",
+ *     object: "chat.completion",
+ *     created: 0,
+ *     model: "m",
+ *     choices: [{ index: 0, message: { role: "assistant", content: "Hello" }, finish_reason: "stop" }],
+ *   }));
+ * const request: TurnRequest = {
+ *   model: "m",
+ *   messages: [{ role: "user", content: "Hi" }],
+ *   tools: [],
+ *   stream: false,
+ * };
+ * const client = createModelClient({ baseUrl: `http://127.0.0.1:${server.addr.port}/v1` });
+ * assert.equal((await requestTurn(client, request)).content, "Hello");
+ * ```
+ */
 export interface TurnRequest {
   /** Model name. */
   model: string;
@@ -90,7 +197,18 @@ export interface TurnRequest {
   onText?: (delta: string) => void;
 }
 
-/** What the model answered in one turn. */
+/**
+ * What the model answered in one turn.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TurnResponse } from "./client.ts";
+ * const wantsTools = (r: TurnResponse): boolean => r.toolCalls.length > 0;
+ * const usage = { promptTokens: 10, completionTokens: 2, totalTokens: 12, requests: 1, toolCalls: 0 };
+ * assert.ok(!wantsTools({ content: "Done", toolCalls: [], usage, finishReason: "stop" }));
+ * ```
+ */
 export interface TurnResponse {
   /** The text (may be empty). */
   content: string;
@@ -119,7 +237,9 @@ export async function requestTurn(client: ModelClient, req: TurnRequest): Promis
   usage.requests = 1;
   if (!stream) {
     // deno-lint-ignore no-explicit-any
-    const res: any = await client.openai.chat.completions.create(body as any, { signal: req.signal });
+    const res: any = await (await client.openai()).chat.completions.create(body as any, {
+      signal: req.signal,
+    });
     const choice = res.choices?.[0];
     const message = choice?.message ?? {};
     const content = typeof message.content === "string" ? message.content : "";
@@ -135,7 +255,7 @@ export async function requestTurn(client: ModelClient, req: TurnRequest): Promis
   body.stream = true;
   body.stream_options = { include_usage: true };
   // deno-lint-ignore no-explicit-any
-  const chunks: AsyncIterable<any> = await client.openai.chat.completions.create(body as any, {
+  const chunks: AsyncIterable<any> = await (await client.openai()).chat.completions.create(body as any, {
     signal: req.signal,
   }) as never;
   let content = "";

@@ -8,7 +8,24 @@
 import type { SessionEvent } from "../session/session.ts";
 import type { ToolEvent } from "../tool/hooks.ts";
 
-/** Token and call counters, summed over the turns of a run. */
+/**
+ * Token and call counters, summed over the turns of a run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { addUsage, emptyUsage } from "./events.ts";
+ * import type { Usage } from "../../mod.ts";
+ * const turn: Usage = {
+ *   promptTokens: 1200,
+ *   completionTokens: 80,
+ *   totalTokens: 1280,
+ *   requests: 1,
+ *   toolCalls: 2,
+ * };
+ * assert.equal(addUsage(emptyUsage(), turn).toolCalls, 2);
+ * ```
+ */
 export interface Usage {
   /** Prompt tokens the endpoint reported. */
   promptTokens: number;
@@ -22,12 +39,45 @@ export interface Usage {
   toolCalls: number;
 }
 
-/** Why a run stopped. */
+/**
+ * Why a run stopped.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { StopReason } from "../../mod.ts";
+ * const describe = (reason: StopReason): string =>
+ *   reason === "completed"
+ *     ? "The model finished"
+ *     : reason === "max_turns"
+ *     ? "Out of turns"
+ *     : `Stop: ${reason}`;
+ * assert.equal(describe("max_turns"), "Out of turns");
+ * ```
+ */
 export type StopReason = "completed" | "max_turns" | "token_budget" | "aborted" | "error";
 
 /**
  * Every event a run yields, in order. Tool progress (`tool_start`,
  * `tool_output`, `tool_end`) is the runner's own {@link ToolEvent}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AgentEvent } from "../../mod.ts";
+ * // what a terminal front end might print for each event
+ * const render = (e: AgentEvent): string =>
+ *   e.type === "text" ? e.delta : e.type === "tool_start" ? `\n> ${e.tool} ${e.summary}\n` : "";
+ * assert.equal(render({ type: "text", delta: "Hello" }), "Hello");
+ * const start: AgentEvent = {
+ *   type: "tool_start",
+ *   callId: "c1",
+ *   tool: "Read",
+ *   input: {},
+ *   summary: "/w/a.ts",
+ * };
+ * assert.equal(render(start), "\n> Read /w/a.ts\n");
+ * ```
  */
 export type AgentEvent =
   | { type: "turn_start"; turn: number; model: string }
@@ -48,12 +98,34 @@ export type AgentEvent =
     error?: string;
   };
 
-/** A usage record of zeros. */
+/**
+ * A usage record of zeros.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { emptyUsage } from "./events.ts";
+ * assert.equal(emptyUsage().totalTokens, 0);
+ * ```
+ */
 export function emptyUsage(): Usage {
   return { promptTokens: 0, completionTokens: 0, totalTokens: 0, requests: 0, toolCalls: 0 };
 }
 
-/** Adds `b` into `a` and returns `a`. */
+/**
+ * Adds `b` into `a` and returns `a`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { addUsage, emptyUsage } from "./events.ts";
+ * const total = emptyUsage();
+ * addUsage(total, { promptTokens: 10, completionTokens: 5, totalTokens: 15, requests: 1, toolCalls: 2 });
+ * addUsage(total, { promptTokens: 20, completionTokens: 5, totalTokens: 25, requests: 1, toolCalls: 0 });
+ * assert.equal(total.totalTokens, 40);
+ * assert.equal(total.requests, 2);
+ * ```
+ */
 export function addUsage(a: Usage, b: Usage): Usage {
   a.promptTokens += b.promptTokens;
   a.completionTokens += b.completionTokens;
@@ -69,13 +141,14 @@ export function addUsage(a: Usage, b: Usage): Usage {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { EventQueue } from "./events.ts";
  * const q = new EventQueue<number>();
  * q.push(1);
  * q.close();
  * const seen: number[] = [];
  * for await (const n of q) seen.push(n);
- * console.assert(seen.length === 1);
+ * assert.equal(seen.length, 1);
  * ```
  */
 export class EventQueue<T> implements AsyncIterable<T> {

@@ -7,10 +7,23 @@
  */
 import type { Session } from "../session/session.ts";
 import type { Settings } from "../session/settings.ts";
-import { sessionConfig } from "../tools/config.ts";
+import { sessionConfig } from "../session/config.ts";
 import { OPENAI_BASE_URL } from "./client.ts";
 
-/** A resolved endpoint configuration. */
+/**
+ * A resolved endpoint configuration.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createModelClient } from "./client.ts";
+ * import { type ModelConfig, resolveModelConfig } from "./model_config.ts";
+ * const found = resolveModelConfig({ model: "qwen3", baseUrl: "http://127.0.0.1:11434/v1" }, {}, {});
+ * assert.ok(found.ok);
+ * const config: ModelConfig = found.config;
+ * assert.equal(createModelClient(config).baseUrl, "http://127.0.0.1:11434/v1");
+ * ```
+ */
 export interface ModelConfig {
   /** Model name. */
   model: string;
@@ -20,7 +33,18 @@ export interface ModelConfig {
   apiKey?: string;
 }
 
-/** Flag values that override env and settings. */
+/**
+ * Flag values that override env and settings.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ModelFlags, resolveModelConfig } from "./model_config.ts";
+ * const flags: ModelFlags = { model: "from-flag" };
+ * const found = resolveModelConfig(flags, { PADDOCK_MODEL: "from-env", OPENAI_API_KEY: "sk-test" }, {});
+ * assert.ok(found.ok && found.config.model === "from-flag");
+ * ```
+ */
 export interface ModelFlags {
   /** --model */
   model?: string;
@@ -28,7 +52,18 @@ export interface ModelFlags {
   baseUrl?: string;
 }
 
-/** The outcome of {@link resolveModelConfig}: a config, or what is missing. */
+/**
+ * The outcome of {@link resolveModelConfig}: a config, or what is missing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ModelConfigResult, resolveModelConfig } from "./model_config.ts";
+ * const result: ModelConfigResult = resolveModelConfig({}, {}, {});
+ * if (!result.ok) assert.deepEqual(result.missing, ["model", "endpoint"]);
+ * assert.ok(!result.ok);
+ * ```
+ */
 export type ModelConfigResult =
   | { ok: true; config: ModelConfig }
   | { ok: false; missing: string[]; message: string };
@@ -39,11 +74,16 @@ export type ModelConfigResult =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveModelConfig } from "./model_config.ts";
- * const r = resolveModelConfig({}, { PADDOCK_MODEL: "qwen3", OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" }, {});
- * console.assert(r.ok && r.config.model === "qwen3");
+ * const r = resolveModelConfig(
+ *   {},
+ *   { PADDOCK_MODEL: "qwen3", OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" },
+ *   {},
+ * );
+ * assert.ok(r.ok && r.config.model === "qwen3");
  * const none = resolveModelConfig({}, {}, {});
- * console.assert(!none.ok && none.message.includes("PADDOCK_MODEL"));
+ * assert.ok(!none.ok && none.message.includes("PADDOCK_MODEL"));
  * ```
  */
 export function resolveModelConfig(
@@ -85,7 +125,17 @@ export function resolveModelConfig(
   };
 }
 
-/** The `host:port` Deno's `--allow-net` needs for a base URL. */
+/**
+ * The `host:port` Deno's `--allow-net` needs for a base URL.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { modelHost } from "./model_config.ts";
+ * assert.equal(modelHost("http://127.0.0.1:11434/v1"), "127.0.0.1:11434");
+ * assert.equal(modelHost("https://api.openai.com/v1"), "api.openai.com");
+ * ```
+ */
 export function modelHost(baseUrl: string): string {
   return new URL(baseUrl).host;
 }
@@ -95,13 +145,14 @@ export function modelHost(baseUrl: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Session } from "../session/session.ts";
- * import { sessionConfig } from "../tools/config.ts";
+ * import { sessionConfig } from "../session/config.ts";
  * import { sessionModel } from "./model_config.ts";
  * const s = new Session({ roots: ["/tmp"] });
- * console.assert(sessionModel(s, "a") === "a");
+ * assert.equal(sessionModel(s, "a"), "a");
  * sessionConfig(s).model = "b";
- * console.assert(sessionModel(s, "a") === "b");
+ * assert.equal(sessionModel(s, "a"), "b");
  * ```
  */
 export function sessionModel(session: Session, fallback: string): string {

@@ -9,7 +9,6 @@
  *
  * @module
  */
-import { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import { AbortedError } from "../errors.ts";
 
 /** Retries after the first attempt, by default. */
@@ -21,7 +20,61 @@ export const DEFAULT_MAX_DELAY_MS = 30_000;
 /** Longest wait a `retry-after` header may impose (ms); longer ones are cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-/** Options of {@link withRetry}. */
+/** What the `openai` package's `APIError` carries (and its subclasses). */
+interface OpenAiApiError extends Error {
+  /** HTTP status; undefined for connection errors and aborts. */
+  status?: number;
+  /** Response headers. */
+  headers?: Headers;
+  /** The response body's `error` object. */
+  error?: unknown;
+}
+
+/**
+ * Whether `err` is an instance of the `openai` package's error class `name`
+ * (`APIError`, `APIConnectionError`, `APIUserAbortError`), by the names on
+ * its class chain, which must also hold the package's `OpenAIError` base.
+ * By name so that this module does not import `openai`: the package is
+ * loaded only when a request is made (see `createModelClient`).
+ */
+function isOpenAiError(err: unknown, name: string): err is OpenAiApiError {
+  if (!(err instanceof Error)) return false;
+  let found = false;
+  for (let p = Object.getPrototypeOf(err); p && p !== Error.prototype; p = Object.getPrototypeOf(p)) {
+    const className = (p as { constructor?: { name?: string } }).constructor?.name;
+    if (className === name) found = true;
+    if (className === "OpenAIError") return found;
+  }
+  return false;
+}
+
+/** Whether `err` is the `openai` package's `APIUserAbortError` (the request's signal aborted). */
+function isUserAbort(err: unknown): boolean {
+  return isOpenAiError(err, "APIUserAbortError");
+}
+
+/**
+ * Options of {@link withRetry}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type RetryOptions, withRetry } from "./retry.ts";
+ * // fewer retries, shorter waits, and never a retry for this caller's own errors
+ * const options: RetryOptions = {
+ *   maxRetries: 2,
+ *   baseDelayMs: 100,
+ *   canRetry: (err) => !(err instanceof TypeError),
+ * };
+ * let attempts = 0;
+ * const fail = () => {
+ *   attempts++;
+ *   return Promise.reject(new TypeError("bad request"));
+ * };
+ * await assert.rejects(withRetry(fail, options), TypeError);
+ * assert.equal(attempts, 1);
+ * ```
+ */
 export interface RetryOptions {
   /** Retries after the first attempt. Default {@link DEFAULT_MAX_RETRIES}. */
   maxRetries?: number;
@@ -45,19 +98,20 @@ export interface RetryOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { retryDelay } from "./retry.ts";
- * console.assert(retryDelay(new Error("bad"), 1) === undefined);
+ * assert.equal(retryDelay(new Error("bad"), 1), undefined);
  * ```
  */
 export function retryDelay(err: unknown, attempt: number, options: RetryOptions = {}): number | undefined {
-  if (err instanceof APIUserAbortError || err instanceof AbortedError) return undefined;
+  if (isUserAbort(err) || err instanceof AbortedError) return undefined;
   if (err instanceof DOMException && err.name === "AbortError") return undefined;
-  const isConnection = err instanceof APIConnectionError;
-  const status = err instanceof APIError ? err.status : undefined;
+  const isConnection = isOpenAiError(err, "APIConnectionError");
+  const status = isOpenAiError(err, "APIError") ? err.status : undefined;
   const retryable = isConnection ||
     (status !== undefined && (status === 408 || status === 409 || status === 429 || status >= 500));
   if (!retryable) return undefined;
-  const headers = err instanceof APIError ? err.headers : undefined;
+  const headers = isOpenAiError(err, "APIError") ? err.headers : undefined;
   const hinted = retryAfterMs(headers);
   if (hinted !== undefined) return Math.min(hinted, MAX_RETRY_AFTER_MS);
   const base = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
@@ -82,9 +136,10 @@ export function retryAfterMs(headers: Headers | undefined, now: number = Date.no
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withRetry } from "./retry.ts";
  * const v = await withRetry(() => Promise.resolve(42));
- * console.assert(v === 42);
+ * assert.equal(v, 42);
  * ```
  */
 export async function withRetry<T>(
@@ -122,7 +177,17 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-/** Where a request went, for error messages. */
+/**
+ * Where a request went, for error messages.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { describeModelError, type EndpointInfo } from "./retry.ts";
+ * const where: EndpointInfo = { baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3" };
+ * assert.match(describeModelError(new Error("boom"), where), /127\.0\.0\.1:11434/);
+ * ```
+ */
 export interface EndpointInfo {
   /** The base URL. */
   baseUrl: string;
@@ -136,21 +201,22 @@ export interface EndpointInfo {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { describeModelError } from "./retry.ts";
  * const m = describeModelError(new Error("boom"), { baseUrl: "http://x/v1", model: "m" });
- * console.assert(m.includes("http://x/v1"));
+ * assert.ok(m.includes("http://x/v1"));
  * ```
  */
 export function describeModelError(err: unknown, where: EndpointInfo): string {
   const at = `"${where.baseUrl}"`;
   const model = `"${where.model}"`;
-  if (err instanceof APIConnectionError && !(err instanceof APIUserAbortError)) {
+  if (isOpenAiError(err, "APIConnectionError") && !isUserAbort(err)) {
     const cause = (err.cause as Error | undefined)?.message;
     return `Cannot reach the model endpoint ${at}: ${
       cause ?? err.message
     }: check OPENAI_BASE_URL (or --base-url) and that the server is running`;
   }
-  if (err instanceof APIError && err.status !== undefined) {
+  if (isOpenAiError(err, "APIError") && err.status !== undefined) {
     const detail = apiMessage(err);
     switch (err.status) {
       case 401:
@@ -166,7 +232,7 @@ export function describeModelError(err: unknown, where: EndpointInfo): string {
   return `The model request to ${at} (model ${model}) failed: ${(err as Error)?.message ?? String(err)}`;
 }
 
-function apiMessage(err: APIError): string {
+function apiMessage(err: OpenAiApiError): string {
   const body = err.error as { message?: unknown } | undefined;
   if (body && typeof body.message === "string" && body.message) return body.message;
   return err.message.replace(/^\d{3}\s*/, "") || "no detail";

@@ -5,8 +5,7 @@
  *
  * @module
  */
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult, Tool as McpTool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, McpTool, ToolAnnotations } from "./_sdk_types.ts";
 import { z } from "zod";
 import { PaddockError } from "../errors.ts";
 import {
@@ -42,10 +41,11 @@ export function mcpServerPrefix(server: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mcpToolName } from "./adapter.ts";
- * console.assert(mcpToolName("my server", "get.item") === "mcp__my_server__get_item");
- * console.assert(mcpToolName("s", "x".repeat(100)).length === 64);
- * console.assert(mcpToolName("s", "t", (n) => n === "mcp__s__t") === "mcp__s__t_2");
+ * assert.equal(mcpToolName("my server", "get.item"), "mcp__my_server__get_item");
+ * assert.equal(mcpToolName("s", "x".repeat(100)).length, 64);
+ * assert.equal(mcpToolName("s", "t", (n) => n === "mcp__s__t"), "mcp__s__t_2");
  * ```
  */
 export function mcpToolName(
@@ -81,9 +81,10 @@ function fnv1a(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sideEffectFromAnnotations } from "./adapter.ts";
- * console.assert(sideEffectFromAnnotations({ readOnlyHint: true }) === "ReadOnly");
- * console.assert(sideEffectFromAnnotations(undefined) === "Network");
+ * assert.equal(sideEffectFromAnnotations({ readOnlyHint: true }), "ReadOnly");
+ * assert.equal(sideEffectFromAnnotations(undefined), "Network");
  * ```
  */
 export function sideEffectFromAnnotations(annotations: ToolAnnotations | undefined): SideEffect {
@@ -92,7 +93,28 @@ export function sideEffectFromAnnotations(annotations: ToolAnnotations | undefin
   return "Network";
 }
 
-/** Calls one tool on its server; what {@link adaptMcpTool} needs from a connection. */
+/**
+ * Calls one tool on its server; what {@link adaptMcpTool} needs from a connection.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, ToolRegistry } from "../../mod.ts";
+ * import { adaptMcpTool, type McpToolCaller } from "./adapter.ts";
+ * // a caller of your own, instead of an MCP connection
+ * const caller: McpToolCaller = {
+ *   server: "calc",
+ *   callTimeoutMs: 10_000,
+ *   callTool: (_tool, args) =>
+ *     Promise.resolve({ content: [{ type: "text", text: String(Number(args.a) + Number(args.b)) }] }),
+ * };
+ * const tool = adaptMcpTool(caller, { name: "add", inputSchema: { type: "object" } }, "mcp__calc__add");
+ * const r = await runTool(new ToolRegistry([tool]), { name: "mcp__calc__add", input: { a: 2, b: 3 } }, {
+ *   approver: () => Promise.resolve(true),
+ * });
+ * assert.equal(r.text, "5");
+ * ```
+ */
 export interface McpToolCaller {
   /** The server's name as configured. */
   readonly server: string;
@@ -115,10 +137,18 @@ export interface McpToolCaller {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { adaptMcpTool } from "./adapter.ts";
- * const t = adaptMcpTool({ server: "s", callTimeoutMs: 1000, callTool: () => Promise.resolve({ content: [] }) },
- *   { name: "echo", inputSchema: { type: "object", required: ["m"] } }, "mcp__s__echo");
- * console.assert(t.sideEffect === "Network" && !t.input.safeParse({}).success);
+ * const t = adaptMcpTool(
+ *   {
+ *     server: "s",
+ *     callTimeoutMs: 1000,
+ *     callTool: () => Promise.resolve({ content: [] }),
+ *   },
+ *   { name: "echo", inputSchema: { type: "object", required: ["m"] } },
+ *   "mcp__s__echo",
+ * );
+ * assert.ok(t.sideEffect === "Network" && !t.input.safeParse({}).success);
  * ```
  */
 export function adaptMcpTool(caller: McpToolCaller, tool: McpTool, name: string): Tool {
@@ -176,7 +206,32 @@ export function adaptMcpTool(caller: McpToolCaller, tool: McpTool, name: string)
   });
 }
 
-/** The structured result of an MCP tool call. */
+/**
+ * The structured result of an MCP tool call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, ToolRegistry } from "../../mod.ts";
+ * import { adaptMcpTool, type McpCallData } from "./adapter.ts";
+ * const caller = {
+ *   server: "echo",
+ *   callTimeoutMs: 10_000,
+ *   callTool: () =>
+ *     Promise.resolve({
+ *       content: [{ type: "text" as const, text: "hi" }],
+ *       structuredContent: { said: "hi" },
+ *     }),
+ * };
+ * const tool = adaptMcpTool(caller, { name: "say", inputSchema: { type: "object" } }, "mcp__echo__say");
+ * const r = await runTool(new ToolRegistry([tool]), { name: "mcp__echo__say", input: {} }, {
+ *   approver: () => Promise.resolve(true),
+ * });
+ * const data = r.data as McpCallData;
+ * assert.deepEqual(data.structuredContent, { said: "hi" });
+ * assert.deepEqual(data.files, []);
+ * ```
+ */
 export interface McpCallData {
   /** The server. */
   server?: string;
@@ -197,11 +252,15 @@ export interface McpCallData {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mcpResultToOutput } from "./adapter.ts";
  * import { Session } from "../session/session.ts";
  * await using session = new Session();
- * const out = await mcpResultToOutput({ content: [{ type: "text", text: "hi" }] }, { session, server: "s" });
- * console.assert(out.text === "hi");
+ * const out = await mcpResultToOutput({ content: [{ type: "text", text: "hi" }] }, {
+ *   session,
+ *   server: "s",
+ * });
+ * assert.equal(out.text, "hi");
  * ```
  */
 export async function mcpResultToOutput(

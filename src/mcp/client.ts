@@ -8,32 +8,69 @@
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type * as SdkClient from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type * as SdkHttp from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/transport"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  type CallToolResult,
-  ErrorCode as McpErrorCode,
-  ListRootsRequestSchema,
-  McpError,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type Tool as McpTool,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type * as SdkTypes from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  McpTool,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from "./_sdk_types.ts";
 import { InvalidInputError, PaddockError, ToolTimeoutError, UnavailableError } from "../errors.ts";
 import type { ToolRegistry } from "../tool/registry.ts";
 import { adaptMcpTool, type McpToolCaller, mcpToolName } from "./adapter.ts";
 import type { McpServerConfig } from "./config.ts";
 import { ChildProcessTransport } from "./stdio.ts";
+import { processEnv, sandboxEnv } from "../sandbox/env.ts";
 
-/** Time a server gets to start and answer `initialize` (ms). */
+type Client = SdkClient.Client;
+
+/** The SDK's client and protocol types, imported with the first connection, not with this module. */
+let sdk: { Client: typeof SdkClient.Client; types: typeof SdkTypes } | undefined;
+
+async function loadSdk(): Promise<NonNullable<typeof sdk>> {
+  if (!sdk) {
+    const [client, types] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js") as Promise<typeof SdkClient>,
+      import("@modelcontextprotocol/sdk/types.js") as Promise<typeof SdkTypes>,
+    ]);
+    sdk = { Client: client.Client, types };
+  }
+  return sdk;
+}
+
+/** The code of an MCP protocol error (the SDK's `McpError`); undefined for any other error. */
+function mcpErrorCode(err: unknown): number | undefined {
+  return sdk && err instanceof sdk.types.McpError ? err.code : undefined;
+}
+
+/**
+ * Time a server gets to start and answer `initialize` (ms).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_MCP_START_TIMEOUT_MS } from "./client.ts";
+ * assert.equal(DEFAULT_MCP_START_TIMEOUT_MS, 30_000);
+ * ```
+ */
 export const DEFAULT_MCP_START_TIMEOUT_MS = 30_000;
-/** Time limit of one tool call or resource read (ms). */
+/**
+ * Time limit of one tool call or resource read (ms).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_MCP_CALL_TIMEOUT_MS } from "./client.ts";
+ * assert.equal(DEFAULT_MCP_CALL_TIMEOUT_MS, 300_000);
+ * ```
+ */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 300_000;
 /** Reconnect attempts after a server goes away, before giving up. */
 export const DEFAULT_RECONNECT_ATTEMPTS = 5;
@@ -46,9 +83,12 @@ const EXIT_WAIT_MS = 1_000;
 /** Most tools, resources or templates read from one server (pages are followed up to this). */
 export const MAX_LISTED_ITEMS = 2_000;
 /**
- * Environment variables a stdio server inherits (the config's `env` adds more):
- * the basics, plus the proxy, certificate and cache settings that servers
- * started through `npx` or `deno run npm:` need to reach the registry.
+ * Environment variables a stdio server inherits besides the allowlist every
+ * child gets (`sandboxEnv` in `src/sandbox/env.ts`: PATH, HOME, LANG, LC_*,
+ * TERM, TZ, USER, LOGNAME, SHELL, TMPDIR): the proxy, certificate and cache
+ * settings that servers started through `npx` or `deno run npm:` need to reach
+ * the registry. The config's `env` adds more; Paddock's own model and search
+ * keys are never inherited.
  */
 export const INHERITED_ENV_VARS: readonly string[] = [
   "HOME",
@@ -77,10 +117,38 @@ export const INHERITED_ENV_VARS: readonly string[] = [
   "XDG_CONFIG_HOME",
 ];
 
-/** Where a connection is. */
+/**
+ * Where a connection is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { McpServerState } from "./client.ts";
+ * const usable = (state: McpServerState): boolean => state === "connected";
+ * assert.ok(!usable("reconnecting" as McpServerState));
+ * ```
+ */
 export type McpServerState = "connecting" | "connected" | "disconnected" | "failed" | "closed";
 
-/** Something that happened to a server, for logs and UIs. */
+/**
+ * Something that happened to a server, for logs and UIs.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { builtinTools, createRuntime, ToolRegistry } from "../../mod.ts";
+ * import type { McpEvent } from "./client.ts";
+ * import { McpManager } from "./manager.ts";
+ * import { serveMcpHttp } from "./server.ts";
+ * await using served = createRuntime({ tools: builtinTools().filter((t) => t.name === "TodoWrite") });
+ * await using http = serveMcpHttp(served, { port: 0 });
+ * const events: McpEvent[] = [];
+ * const config = { servers: { self: { type: "http" as const, url: http.url, headers: {} } }, warnings: [] };
+ * await using manager = new McpManager(config, new ToolRegistry(), { onEvent: (e) => events.push(e) });
+ * await manager.start();
+ * assert.deepEqual(events.map((e) => `${e.type} ${e.server}`), ["connected self"]);
+ * ```
+ */
 export interface McpEvent {
   /** What happened. */
   type: "connected" | "disconnected" | "reconnecting" | "failed" | "tools_changed" | "stderr" | "error";
@@ -92,7 +160,21 @@ export interface McpEvent {
   tools?: string[];
 }
 
-/** Reconnect policy. */
+/**
+ * Reconnect policy.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolRegistry } from "../../mod.ts";
+ * import { McpConnection, type ReconnectOptions } from "./client.ts";
+ * const reconnect: ReconnectOptions = { maxAttempts: 3, initialDelayMs: 500, maxDelayMs: 5_000 };
+ * const config = { type: "http" as const, url: "http://127.0.0.1:1/mcp", headers: {} };
+ * const connection = new McpConnection("docs", config, { registry: new ToolRegistry(), reconnect });
+ * assert.equal(connection.state, "connecting");
+ * await connection.close();
+ * ```
+ */
 export interface ReconnectOptions {
   /** Attempts before the server is marked failed. Default {@link DEFAULT_RECONNECT_ATTEMPTS}; 0 disables reconnecting. */
   maxAttempts?: number;
@@ -102,7 +184,28 @@ export interface ReconnectOptions {
   maxDelayMs?: number;
 }
 
-/** Options of {@link McpConnection}. */
+/**
+ * Options of {@link McpConnection}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { builtinTools, createRuntime, ToolRegistry } from "../../mod.ts";
+ * import { McpConnection, type McpConnectionOptions } from "./client.ts";
+ * import { serveMcpHttp } from "./server.ts";
+ * await using served = createRuntime({ tools: builtinTools().filter((t) => t.name === "TodoWrite") });
+ * await using http = serveMcpHttp(served, { port: 0 });
+ * const options: McpConnectionOptions = {
+ *   registry: new ToolRegistry(),
+ *   startTimeoutMs: 5_000,
+ *   callTimeoutMs: 60_000,
+ * };
+ * const connection = new McpConnection("self", { type: "http", url: http.url, headers: {} }, options);
+ * await connection.start();
+ * assert.deepEqual(options.registry.names(), ["mcp__self__TodoWrite"]);
+ * await connection.close();
+ * ```
+ */
 export interface McpConnectionOptions {
   /** Where the server's tools are registered. */
   registry: ToolRegistry;
@@ -110,8 +213,19 @@ export interface McpConnectionOptions {
   roots?: readonly string[];
   /** Working directory of stdio servers without their own `cwd`. Default: the first root. */
   cwd?: string;
-  /** Base environment of stdio servers (the config's `env` is added on top). Default: {@link INHERITED_ENV_VARS} from the process. */
+  /**
+   * The environment stdio servers are started from (the runtime's `env`). Only its allowlisted part
+   * reaches a server (`sandboxEnv` with {@link INHERITED_ENV_VARS} and `passEnv`: never Paddock's
+   * model or search keys); the server config's own `env` is added on top.
+   * @default {this process's environment}
+   */
   env?: Readonly<Record<string, string>>;
+  /**
+   * More variable names stdio servers inherit (the user's `--pass-env`); Paddock's own keys are held
+   * back even when named here.
+   * @default {[]}
+   */
+  passEnv?: readonly string[];
   /** Start time limit (ms). Default {@link DEFAULT_MCP_START_TIMEOUT_MS}. */
   startTimeoutMs?: number;
   /** Per-call time limit (ms). Default {@link DEFAULT_MCP_CALL_TIMEOUT_MS}. */
@@ -124,13 +238,42 @@ export interface McpConnectionOptions {
   onEvent?: (event: McpEvent) => void;
 }
 
-/** A resource with the server it came from. */
+/**
+ * A resource with the server it came from.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { McpResourceEntry } from "./client.ts";
+ * const entry: McpResourceEntry = {
+ *   server: "docs",
+ *   uri: "docs://readme",
+ *   name: "README",
+ *   mimeType: "text/markdown",
+ * };
+ * assert.equal(`${entry.server}: ${entry.uri}`, "docs: docs://readme");
+ * ```
+ */
 export interface McpResourceEntry extends Resource {
   /** The server's name. */
   server: string;
 }
 
-/** A resource template with the server it came from. */
+/**
+ * A resource template with the server it came from.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { McpResourceTemplateEntry } from "./client.ts";
+ * const template: McpResourceTemplateEntry = {
+ *   server: "docs",
+ *   uriTemplate: "docs://pages/{slug}",
+ *   name: "Page",
+ * };
+ * assert.equal(template.uriTemplate.replace("{slug}", "install"), "docs://pages/install");
+ * ```
+ */
 export interface McpResourceTemplateEntry extends ResourceTemplate {
   /** The server's name. */
   server: string;
@@ -141,11 +284,14 @@ export interface McpResourceTemplateEntry extends ResourceTemplate {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { McpConnection } from "./client.ts";
  * import { ToolRegistry } from "../tool/registry.ts";
- * const c = new McpConnection("none", { type: "stdio", command: "/nonexistent", args: [], env: {} },
- *   { registry: new ToolRegistry(), reconnect: { maxAttempts: 0 } });
- * await c.start().catch((e) => console.assert(/Cannot start MCP server "none"/.test(e.message)));
+ * const c = new McpConnection("none", { type: "stdio", command: "/nonexistent", args: [], env: {} }, {
+ *   registry: new ToolRegistry(),
+ *   reconnect: { maxAttempts: 0 },
+ * });
+ * await c.start().catch((e) => assert.ok(/Cannot start MCP server "none"/.test(e.message)));
  * await c.close();
  * ```
  */
@@ -245,16 +391,20 @@ export class McpConnection implements McpToolCaller {
   }
 
   async #doConnect(signal?: AbortSignal): Promise<void> {
+    const { Client, types } = sdk ?? await loadSdk();
+    const transport = await this.#makeTransport();
+    if (this.#state === "closed") {
+      throw new UnavailableError(`MCP server "${this.server}" was closed while it started`);
+    }
     const gen = ++this.#generation;
     this.#state = "connecting";
     const timeoutMs = this.#options.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
-    const transport = this.#makeTransport();
     const client = new Client(
       { name: "paddock", version: "0.1.0" },
       { capabilities: this.#options.roots?.length ? { roots: { listChanged: false } } : {} },
     );
     if (this.#options.roots?.length) {
-      client.setRequestHandler(ListRootsRequestSchema, () => ({
+      client.setRequestHandler(types.ListRootsRequestSchema, () => ({
         roots: (this.#options.roots ?? []).map((r) => ({
           uri: pathToFileURL(r).href,
           name: basename(r) || r,
@@ -276,7 +426,7 @@ export class McpConnection implements McpToolCaller {
       await client.connect(transport, { signal: combined, timeout: timeoutMs });
       this.#client = client;
       this.#transport = transport;
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => {
         this.#refreshing = this.#refreshing.then(() => this.#registerTools(gen)).catch((err) =>
           this.#emit({ type: "error", message: `Cannot refresh the tools: ${(err as Error).message}` })
         );
@@ -303,15 +453,19 @@ export class McpConnection implements McpToolCaller {
     this.#emit({ type: "connected", tools: this.toolNames });
   }
 
-  #makeTransport(): Transport {
+  async #makeTransport(): Promise<Transport> {
     const c = this.config;
     if (c.type === "http") {
+      const { StreamableHTTPClientTransport } = await import(
+        "@modelcontextprotocol/sdk/client/streamableHttp.js"
+      ) as typeof SdkHttp;
       return new StreamableHTTPClientTransport(new URL(c.url), {
         requestInit: { headers: c.headers },
         fetch: this.#options.fetch,
       });
     }
-    const base = this.#options.env ?? inheritedEnv();
+    const pass = [...INHERITED_ENV_VARS, ...(this.#options.passEnv ?? [])];
+    const base = sandboxEnv(withoutFunctions(this.#options.env ?? processEnv(pass)), pass);
     return new ChildProcessTransport({
       command: c.command,
       args: c.args,
@@ -478,7 +632,7 @@ export class McpConnection implements McpToolCaller {
       } while (cursor && resources.length < MAX_LISTED_ITEMS);
       do {
         const page = await client.listResourceTemplates(cursor ? { cursor } : {}, opts).catch((err) => {
-          if (err instanceof McpError && err.code === McpErrorCode.MethodNotFound) {
+          if (sdk && mcpErrorCode(err) === sdk.types.ErrorCode.MethodNotFound) {
             return { resourceTemplates: [] };
           }
           throw err;
@@ -505,20 +659,21 @@ export class McpConnection implements McpToolCaller {
   #callError(err: unknown, doing: string, signal?: AbortSignal): unknown {
     if (signal?.aborted) return signal.reason;
     const at = `MCP server "${this.server}"`;
-    if (err instanceof McpError) {
-      switch (err.code) {
-        case McpErrorCode.RequestTimeout:
+    const code = mcpErrorCode(err);
+    if (code !== undefined) {
+      const { ErrorCode } = sdk!.types;
+      const message = (err as Error).message;
+      switch (code) {
+        case ErrorCode.RequestTimeout:
           return new ToolTimeoutError(`${at} did not answer ${doing} within ${this.callTimeoutMs} ms`);
-        case McpErrorCode.ConnectionClosed:
-          return new UnavailableError(`${at} disconnected while ${doing}: ${this.#lastError ?? err.message}`);
-        case McpErrorCode.InvalidParams:
-          return new InvalidInputError(
-            `${at} rejected the arguments when ${doing}: ${stripCode(err.message)}`,
-          );
-        case McpErrorCode.MethodNotFound:
-          return new UnavailableError(`${at} does not support ${doing}: ${stripCode(err.message)}`);
+        case ErrorCode.ConnectionClosed:
+          return new UnavailableError(`${at} disconnected while ${doing}: ${this.#lastError ?? message}`);
+        case ErrorCode.InvalidParams:
+          return new InvalidInputError(`${at} rejected the arguments when ${doing}: ${stripCode(message)}`);
+        case ErrorCode.MethodNotFound:
+          return new UnavailableError(`${at} does not support ${doing}: ${stripCode(message)}`);
         default:
-          return new PaddockError("execution_failed", `${at} failed ${doing}: ${stripCode(err.message)}`);
+          return new PaddockError("execution_failed", `${at} failed ${doing}: ${stripCode(message)}`);
       }
     }
     // Not an MCP error: the transport failed (an HTTP server went away, a write to a dead pipe).
@@ -557,15 +712,7 @@ function stripCode(message: string): string {
   return message.replace(/^MCP error -?\d+: /, "");
 }
 
-function inheritedEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of INHERITED_ENV_VARS) {
-    try {
-      const v = Deno.env.get(key);
-      if (v !== undefined && !v.startsWith("()")) env[key] = v;
-    } catch {
-      // no env permission for this variable
-    }
-  }
-  return env;
+/** Drops exported bash functions (`BASH_FUNC_x%%=() { …`): a server is no shell. */
+function withoutFunctions(env: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => !v.startsWith("()")));
 }

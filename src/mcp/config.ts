@@ -8,7 +8,21 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import { InvalidInputError } from "../errors.ts";
 
-/** A server started as a child process and spoken to over stdin/stdout. */
+/**
+ * A server started as a child process and spoken to over stdin/stdout.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type McpStdioServerConfig, parseMcpConfig } from "./config.ts";
+ * const config = parseMcpConfig(
+ *   '{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/w"]}}}',
+ * );
+ * const fs = config.servers.fs as McpStdioServerConfig;
+ * assert.equal(fs.type, "stdio");
+ * assert.equal(fs.command, "npx");
+ * ```
+ */
 export interface McpStdioServerConfig {
   /** Always `stdio` once parsed (the file may leave it out). */
   type: "stdio";
@@ -22,7 +36,19 @@ export interface McpStdioServerConfig {
   cwd?: string;
 }
 
-/** A server reached over streamable HTTP. */
+/**
+ * A server reached over streamable HTTP.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type McpHttpServerConfig, parseMcpConfig } from "./config.ts";
+ * const text =
+ *   '{"mcpServers": {"docs": {"type": "http", "url": "https://x.example/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}}}}';
+ * const docs = parseMcpConfig(text, { env: { TOKEN: "t0k" } }).servers.docs as McpHttpServerConfig;
+ * assert.equal(docs.headers.Authorization, "Bearer t0k");
+ * ```
+ */
 export interface McpHttpServerConfig {
   /** Always `http`. */
   type: "http";
@@ -32,10 +58,35 @@ export interface McpHttpServerConfig {
   headers: Record<string, string>;
 }
 
-/** One configured server. */
+/**
+ * One configured server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { McpServerConfig } from "./config.ts";
+ * const where = (c: McpServerConfig): string =>
+ *   c.type === "http" ? c.url : [c.command, ...c.args].join(" ");
+ * assert.equal(
+ *   where({ type: "stdio", command: "deno", args: ["run", "server.ts"], env: {} }),
+ *   "deno run server.ts",
+ * );
+ * ```
+ */
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
-/** A parsed servers file. */
+/**
+ * A parsed servers file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type McpConfig, parseMcpConfig } from "./config.ts";
+ * const config: McpConfig = parseMcpConfig('{"mcpServers": {}, "other": 1}', { source: ".mcp.json" });
+ * assert.deepEqual(config.servers, {});
+ * assert.equal(config.source, ".mcp.json");
+ * ```
+ */
 export interface McpConfig {
   /** Servers by name, in file order. */
   servers: Record<string, McpServerConfig>;
@@ -45,7 +96,21 @@ export interface McpConfig {
   warnings: string[];
 }
 
-/** Options of {@link parseMcpConfig}. */
+/**
+ * Options of {@link parseMcpConfig}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseMcpConfig, type ParseMcpConfigOptions } from "./config.ts";
+ * const options: ParseMcpConfigOptions = { env: { HOME: "/home/ada" }, baseDir: "/w" };
+ * const config = parseMcpConfig(
+ *   '{"mcpServers": {"fs": {"command": "fs-server", "args": ["${HOME}/notes"]}}}',
+ *   options,
+ * );
+ * assert.ok(config.servers.fs.type === "stdio" && config.servers.fs.args[0] === "/home/ada/notes");
+ * ```
+ */
 export interface ParseMcpConfigOptions {
   /** Named in error messages. Default `MCP config`. */
   source?: string;
@@ -64,9 +129,12 @@ const HTTP_KEYS = new Set(["type", "url", "headers"]);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseMcpConfig } from "./config.ts";
- * const c = parseMcpConfig('{"mcpServers":{"fs":{"command":"mcp-fs","args":["${HOME}"]}}}', { env: { HOME: "/h" } });
- * console.assert(c.servers.fs.type === "stdio" && c.servers.fs.args[0] === "/h");
+ * const c = parseMcpConfig('{"mcpServers":{"fs":{"command":"mcp-fs","args":["${HOME}"]}}}', {
+ *   env: { HOME: "/h" },
+ * });
+ * assert.ok(c.servers.fs.type === "stdio" && c.servers.fs.args[0] === "/h");
  * ```
  */
 export function parseMcpConfig(text: string, options: ParseMcpConfigOptions = {}): McpConfig {
@@ -159,10 +227,11 @@ export function parseMcpConfig(text: string, options: ParseMcpConfigOptions = {}
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadMcpConfig } from "./config.ts";
  * const file = Deno.makeTempFileSync({ suffix: ".json" });
  * Deno.writeTextFileSync(file, '{"mcpServers":{}}');
- * console.assert(Object.keys((await loadMcpConfig(file)).servers).length === 0);
+ * assert.equal(Object.keys((await loadMcpConfig(file)).servers).length, 0);
  * Deno.removeSync(file);
  * ```
  */

@@ -10,11 +10,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
 // @ts-types="@modelcontextprotocol/sdk/server/index"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  type ElicitRequestFormParams,
-  type ElicitResult,
-  ElicitResultSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type * as SdkTypes from "@modelcontextprotocol/sdk/types.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { ElicitRequestFormParams, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { UnavailableError } from "../errors.ts";
 import type { InteractionOptions, Question, UserAnswers } from "../tool/interaction.ts";
 
@@ -46,6 +44,8 @@ export async function elicitForm(
   params: Omit<ElicitRequestFormParams, "mode">,
   signal: AbortSignal,
 ): Promise<ElicitResult> {
+  // the SDK's schemas load with the first question, not with this module
+  const { ElicitResultSchema } = await import("@modelcontextprotocol/sdk/types.js") as typeof SdkTypes;
   return await server.request(
     { method: "elicitation/create", params: { mode: "form", ...params } },
     ElicitResultSchema,
@@ -101,10 +101,11 @@ function answersFrom(questions: readonly Question[], content: Record<string, unk
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mcpInteraction } from "./interaction.ts";
  * import { builtinTools } from "../tools/mod.ts";
  * const tools = builtinTools({ interaction: mcpInteraction() });
- * console.assert(tools.some((t) => t.name === "AskUserQuestion"));
+ * assert.ok(tools.some((t) => t.name === "AskUserQuestion"));
  * ```
  */
 export function mcpInteraction(): InteractionOptions {

@@ -6,12 +6,27 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
-import type { McpResourceListing, McpResourceSource } from "./manager.ts";
+import type { McpResourceListing, McpResourceSource } from "./resources.ts";
 
 /** Most resources listed in the text for the model; the rest are counted. */
 export const MAX_LISTED_RESOURCES = 500;
 
-/** Input of ListMcpResources. */
+/**
+ * Input of ListMcpResources.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ListMcpResourcesInput, listMcpResourcesTool } from "./list_resources_tool.ts";
+ * const input: ListMcpResourcesInput = { server: "docs" };
+ * const source = {
+ *   serverNames: [],
+ *   listResources: () => Promise.reject(new Error("unused")),
+ *   readResource: () => Promise.reject(new Error("unused")),
+ * };
+ * assert.ok(listMcpResourcesTool(source).input.safeParse(input).success);
+ * ```
+ */
 export interface ListMcpResourcesInput {
   /** One server to list; all when left out. */
   server?: string;
@@ -28,10 +43,14 @@ const input: z.ZodType<ListMcpResourcesInput> = z.strictObject({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { listMcpResourcesTool } from "./list_resources_tool.ts";
- * const tool = listMcpResourcesTool({ serverNames: [], listResources: () =>
- *   Promise.resolve({ resources: [], templates: [], errors: [] }), readResource: () => Promise.reject() });
- * console.assert(tool.name === "ListMcpResources" && tool.sideEffect === "ReadOnly");
+ * const tool = listMcpResourcesTool({
+ *   serverNames: [],
+ *   listResources: () => Promise.resolve({ resources: [], templates: [], errors: [] }),
+ *   readResource: () => Promise.reject(),
+ * });
+ * assert.ok(tool.name === "ListMcpResources" && tool.sideEffect === "ReadOnly");
  * ```
  */
 export function listMcpResourcesTool(

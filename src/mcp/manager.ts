@@ -4,8 +4,7 @@
  *
  * @module
  */
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "./_sdk_types.ts";
 import { NotFoundError } from "../errors.ts";
 import type { Tool } from "../tool/define_tool.ts";
 import type { ToolRegistry } from "../tool/registry.ts";
@@ -16,16 +15,51 @@ import {
   INHERITED_ENV_VARS,
   McpConnection,
   type McpConnectionOptions,
-  type McpResourceEntry,
-  type McpResourceTemplateEntry,
   type McpServerState,
 } from "./client.ts";
 import { loadMcpConfig, type McpConfig } from "./config.ts";
+import type { McpResourceListing, McpResourceSource } from "./resources.ts";
 
-/** Options of {@link McpManager}: those of every connection but the registry. */
+// the interface lives with the resource tools' needs; importers of the manager keep finding it here
+export type { McpResourceListing, McpResourceSource } from "./resources.ts";
+
+/**
+ * Options of {@link McpManager}: those of every connection but the registry.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolRegistry } from "../../mod.ts";
+ * import { McpManager, type McpManagerOptions } from "./manager.ts";
+ * const options: McpManagerOptions = {
+ *   roots: ["/w"],
+ *   callTimeoutMs: 60_000,
+ *   reconnect: { maxAttempts: 2 },
+ * };
+ * await using manager = new McpManager({ servers: {}, warnings: [] }, new ToolRegistry(), options);
+ * assert.deepEqual(manager.serverNames, []);
+ * ```
+ */
 export type McpManagerOptions = Omit<McpConnectionOptions, "registry">;
 
-/** One server's state, for `paddock tools`, logs and UIs. */
+/**
+ * One server's state, for `paddock tools`, logs and UIs.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { builtinTools, createRuntime, ToolRegistry } from "../../mod.ts";
+ * import { McpManager, type McpServerStatus } from "./manager.ts";
+ * import { serveMcpHttp } from "./server.ts";
+ * await using served = createRuntime({ tools: builtinTools().filter((t) => t.name === "TodoWrite") });
+ * await using http = serveMcpHttp(served, { port: 0 });
+ * const config = { servers: { self: { type: "http" as const, url: http.url, headers: {} } }, warnings: [] };
+ * await using manager = new McpManager(config, new ToolRegistry());
+ * const [status]: McpServerStatus[] = await manager.start();
+ * assert.equal(status.state, "connected");
+ * assert.deepEqual(status.tools, ["mcp__self__TodoWrite"]);
+ * ```
+ */
 export interface McpServerStatus {
   /** Name as configured. */
   name: string;
@@ -39,35 +73,16 @@ export interface McpServerStatus {
   error?: string;
 }
 
-/** What the resource tools need from the manager. */
-export interface McpResourceSource {
-  /** Configured server names. */
-  readonly serverNames: readonly string[];
-  /** Resources and templates of one server or all; failures per server are reported, not thrown. */
-  listResources(server: string | undefined, signal?: AbortSignal): Promise<McpResourceListing>;
-  /** Reads one resource. */
-  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
-}
-
-/** Result of {@link McpResourceSource.listResources}. */
-export interface McpResourceListing {
-  /** Resources, by server in config order. */
-  resources: McpResourceEntry[];
-  /** Resource templates. */
-  templates: McpResourceTemplateEntry[];
-  /** Servers that could not be listed, with the reason. */
-  errors: { server: string; message: string }[];
-}
-
 /**
  * Connects a set of servers into one registry.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { McpManager } from "./manager.ts";
  * import { ToolRegistry } from "../tool/registry.ts";
  * await using m = new McpManager({ servers: {}, warnings: [] }, new ToolRegistry());
- * console.assert((await m.start()).length === 0);
+ * assert.equal((await m.start()).length, 0);
  * ```
  */
 export class McpManager implements McpResourceSource, AsyncDisposable {
@@ -168,17 +183,34 @@ export class McpManager implements McpResourceSource, AsyncDisposable {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { McpManager, mcpResourceTools } from "./manager.ts";
  * import { ToolRegistry } from "../tool/registry.ts";
  * const tools = mcpResourceTools(new McpManager({ servers: {}, warnings: [] }, new ToolRegistry()));
- * console.assert(tools.map((t) => t.name).join() === "ListMcpResources,ReadMcpResource");
+ * assert.equal(tools.map((t) => t.name).join(), "ListMcpResources,ReadMcpResource");
  * ```
  */
 export function mcpResourceTools(source: McpResourceSource): Tool[] {
   return [listMcpResourcesTool(source), readMcpResourceTool(source)];
 }
 
-/** Options of {@link attachMcpServers}. */
+/**
+ * Options of {@link attachMcpServers}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createRuntime } from "../../mod.ts";
+ * import { type AttachMcpOptions, attachMcpServers } from "./manager.ts";
+ * const file = await Deno.makeTempFile({ suffix: ".json" });
+ * await Deno.writeTextFile(file, '{"mcpServers": {}}');
+ * await using rt = createRuntime({ tools: [] });
+ * const options: AttachMcpOptions = { resourceTools: false, startTimeoutMs: 5_000 };
+ * await attachMcpServers(rt, file, options);
+ * assert.ok(!rt.registry.has("ListMcpResources"));
+ * await Deno.remove(file);
+ * ```
+ */
 export interface AttachMcpOptions extends Partial<McpManagerOptions> {
   /** Cancels the start. */
   signal?: AbortSignal;
@@ -196,13 +228,14 @@ export interface AttachMcpOptions extends Partial<McpManagerOptions> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { attachMcpServers } from "./manager.ts";
  * import { createRuntime } from "../runtime/runtime.ts";
  * const file = Deno.makeTempFileSync({ suffix: ".json" });
  * Deno.writeTextFileSync(file, '{"mcpServers":{}}');
  * await using rt = createRuntime({ tools: [] });
  * const manager = await attachMcpServers(rt, file);
- * console.assert(manager.serverNames.length === 0 && !rt.registry.has("ListMcpResources"));
+ * assert.ok(manager.serverNames.length === 0 && !rt.registry.has("ListMcpResources"));
  * Deno.removeSync(file);
  * ```
  */

@@ -7,10 +7,25 @@
  */
 import { z } from "zod";
 import { saveMcpBlob } from "./adapter.ts";
-import type { McpResourceSource } from "./manager.ts";
+import type { McpResourceSource } from "./resources.ts";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
 
-/** Input of ReadMcpResource. */
+/**
+ * Input of ReadMcpResource.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ReadMcpResourceInput, readMcpResourceTool } from "./read_resource_tool.ts";
+ * const input: ReadMcpResourceInput = { server: "docs", uri: "docs://readme" };
+ * const source = {
+ *   serverNames: [],
+ *   listResources: () => Promise.reject(new Error("unused")),
+ *   readResource: () => Promise.reject(new Error("unused")),
+ * };
+ * assert.ok(readMcpResourceTool(source).input.safeParse(input).success);
+ * ```
+ */
 export interface ReadMcpResourceInput {
   /** The server. */
   server: string;
@@ -23,7 +38,20 @@ const input: z.ZodType<ReadMcpResourceInput> = z.strictObject({
   uri: z.string().min(1).describe("URI of the resource, as ListMcpResources shows it"),
 });
 
-/** One part of a resource, as returned in the structured result. */
+/**
+ * One part of a resource, as returned in the structured result.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { McpResourcePart } from "./read_resource_tool.ts";
+ * const parts: McpResourcePart[] = [
+ *   { uri: "docs://readme", mimeType: "text/markdown", text: "# Docs" },
+ *   { uri: "docs://logo", mimeType: "image/png", file: "/tmp/paddock/logo.png", bytes: 2048 },
+ * ];
+ * assert.deepEqual(parts.filter((p) => p.file).map((p) => p.bytes), [2048]);
+ * ```
+ */
 export interface McpResourcePart {
   /** The part's URI. */
   uri: string;
@@ -37,7 +65,27 @@ export interface McpResourcePart {
   bytes?: number;
 }
 
-/** The structured result of ReadMcpResource. */
+/**
+ * The structured result of ReadMcpResource.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, ToolRegistry } from "../../mod.ts";
+ * import { type ReadMcpResourceData, readMcpResourceTool } from "./read_resource_tool.ts";
+ * const source = {
+ *   serverNames: ["docs"],
+ *   listResources: () => Promise.resolve({ resources: [], templates: [], errors: [] }),
+ *   readResource: (_server: string, uri: string) =>
+ *     Promise.resolve({ contents: [{ uri, mimeType: "text/plain", text: "Hello" }] }),
+ * };
+ * const r = await runTool(new ToolRegistry([readMcpResourceTool(source)]), {
+ *   name: "ReadMcpResource",
+ *   input: { server: "docs", uri: "docs://hello" },
+ * });
+ * assert.equal((r.data as ReadMcpResourceData).contents[0].text, "Hello");
+ * ```
+ */
 export interface ReadMcpResourceData {
   /** The server. */
   server: string;
@@ -52,10 +100,14 @@ export interface ReadMcpResourceData {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readMcpResourceTool } from "./read_resource_tool.ts";
- * const tool = readMcpResourceTool({ serverNames: [], listResources: () => Promise.reject(),
- *   readResource: () => Promise.resolve({ contents: [] }) });
- * console.assert(tool.name === "ReadMcpResource" && tool.sideEffect === "ReadOnly");
+ * const tool = readMcpResourceTool({
+ *   serverNames: [],
+ *   listResources: () => Promise.reject(),
+ *   readResource: () => Promise.resolve({ contents: [] }),
+ * });
+ * assert.ok(tool.name === "ReadMcpResource" && tool.sideEffect === "ReadOnly");
  * ```
  */
 export function readMcpResourceTool(

@@ -7,23 +7,42 @@
  * @module
  */
 // @ts-types="@modelcontextprotocol/sdk/server/index"
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type * as SdkServerModule from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type * as SdkHttpModule from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  type ListToolsResult,
-  type ToolAnnotations,
-} from "@modelcontextprotocol/sdk/types.js";
+import type * as SdkTypes from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Server, ToolAnnotations } from "./_sdk_types.ts";
 import type { SideEffect } from "../tool/define_tool.ts";
 import type { Approver } from "../tool/hooks.ts";
 import type { ToolCallResult } from "../tool/run_tool.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { clientCanElicit, elicitForm, INTERACTIVE_TOOLS, withMcpClient } from "./interaction.ts";
 import { StreamServerTransport } from "./stdio.ts";
+
+type ListToolsResult = SdkTypes.ListToolsResult;
+type HttpTransport = SdkHttpModule.WebStandardStreamableHTTPServerTransport;
+
+/** The SDK's server side, imported when the first server is made, not with this module. */
+let sdk: {
+  Server: typeof SdkServerModule.Server;
+  HttpTransport: typeof SdkHttpModule.WebStandardStreamableHTTPServerTransport;
+  types: typeof SdkTypes;
+} | undefined;
+
+async function loadSdk(): Promise<NonNullable<typeof sdk>> {
+  if (!sdk) {
+    const [server, http, types] = await Promise.all([
+      import("@modelcontextprotocol/sdk/server/index.js") as Promise<typeof SdkServerModule>,
+      import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js") as Promise<
+        typeof SdkHttpModule
+      >,
+      import("@modelcontextprotocol/sdk/types.js") as Promise<typeof SdkTypes>,
+    ]);
+    sdk = { Server: server.Server, HttpTransport: http.WebStandardStreamableHTTPServerTransport, types };
+  }
+  return sdk;
+}
 
 /** The path the HTTP transport answers on. */
 export const MCP_HTTP_PATH = "/mcp";
@@ -39,7 +58,19 @@ export const SIDE_EFFECT_ANNOTATIONS: Readonly<Record<SideEffect, ToolAnnotation
   Spawns: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
 });
 
-/** Options of {@link createMcpServer}. */
+/**
+ * Options of {@link createMcpServer}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createRuntime } from "../../mod.ts";
+ * import { createMcpServer, type McpServerOptions } from "./server.ts";
+ * await using rt = createRuntime({ tools: [] });
+ * const options: McpServerOptions = { name: "my-tools", version: "1.2.0", elicitApproval: false };
+ * assert.equal(typeof (await createMcpServer(rt, options)).connect, "function");
+ * ```
+ */
 export interface McpServerOptions {
   /** Server name sent to clients. Default `paddock`. */
   name?: string;
@@ -63,19 +94,22 @@ export interface McpServerOptions {
 
 /**
  * An MCP server (the SDK's low-level `Server`) over a runtime's registry.
- * Connect it to any transport; one server serves one client.
+ * Connect it to any transport; one server serves one client. The first
+ * call imports the MCP SDK.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createMcpServer } from "./server.ts";
  * import { createRuntime } from "../runtime/runtime.ts";
  * await using rt = createRuntime({ tools: [] });
- * const server = createMcpServer(rt);
- * console.assert(typeof server.connect === "function");
+ * const server = await createMcpServer(rt);
+ * assert.equal(typeof server.connect, "function");
  * await server.close();
  * ```
  */
-export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}): Server {
+export async function createMcpServer(runtime: Runtime, options: McpServerOptions = {}): Promise<Server> {
+  const { Server, types } = sdk ?? await loadSdk();
   const interactive = [...(options.interactiveTools ?? INTERACTIVE_TOOLS)];
   const server = new Server(
     { name: options.name ?? "paddock", version: options.version ?? "0.1.0" },
@@ -90,7 +124,7 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
   const { registry } = runtime;
   const hidden = (name: string) =>
     !clientCanElicit(server) && interactive.includes(registry.get(name)?.name ?? name);
-  server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({
+  server.setRequestHandler(types.ListToolsRequestSchema, (): ListToolsResult => ({
     tools: registry.enabled().filter((t) => !hidden(t.name)).map((t) => ({
       name: t.name,
       description: t.description,
@@ -98,7 +132,7 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
       annotations: { ...SIDE_EFFECT_ANNOTATIONS[t.sideEffect] },
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(types.CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const token = request.params._meta?.progressToken;
     let progress = 0;
     if (hidden(request.params.name)) {
@@ -154,9 +188,10 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toCallToolResult } from "./server.ts";
  * const r = toCallToolResult({ id: "1", tool: "T", ok: false, text: "Error: no", elapsedMs: 1 });
- * console.assert(r.isError === true && r.content[0].type === "text");
+ * assert.ok(r.isError === true && r.content[0].type === "text");
  * ```
  */
 export function toCallToolResult(result: ToolCallResult): CallToolResult {
@@ -195,7 +230,22 @@ function elicitingApprover(server: Server): Approver | undefined {
   };
 }
 
-/** Options of {@link serveMcpStdio}. */
+/**
+ * Options of {@link serveMcpStdio}.
+ *
+ * @example
+ * ```ts
+ * import { createRuntime } from "../../mod.ts";
+ * import { type McpStdioOptions, serveMcpStdio } from "./server.ts";
+ * await using rt = createRuntime({ tools: [] });
+ * const written: string[] = [];
+ * const options: McpStdioOptions = {
+ *   input: ReadableStream.from([new TextEncoder().encode("")]),
+ *   write: (text) => void written.push(text),
+ * };
+ * await serveMcpStdio(rt, options);
+ * ```
+ */
 export interface McpStdioOptions extends McpServerOptions {
   /** Requests in (the process's stdin). */
   input: ReadableStream<Uint8Array>;
@@ -210,17 +260,20 @@ export interface McpStdioOptions extends McpServerOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { serveMcpStdio } from "./server.ts";
  * import { createRuntime } from "../runtime/runtime.ts";
  * await using rt = createRuntime({ tools: [] });
  * const out: string[] = [];
- * const input = ReadableStream.from([new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')]);
+ * const input = ReadableStream.from([
+ *   new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n'),
+ * ]);
  * await serveMcpStdio(rt, { input, write: (t) => void out.push(t) });
- * console.assert(out[0].includes('"id":1'));
+ * assert.ok(out[0].includes('"id":1'));
  * ```
  */
 export async function serveMcpStdio(runtime: Runtime, options: McpStdioOptions): Promise<void> {
-  const server = createMcpServer(runtime, options);
+  const server = await createMcpServer(runtime, options);
   const transport = new StreamServerTransport(options.input, options.write);
   const stop = () => transport.close();
   options.signal?.addEventListener("abort", stop, { once: true });
@@ -233,7 +286,20 @@ export async function serveMcpStdio(runtime: Runtime, options: McpStdioOptions):
   }
 }
 
-/** Options of {@link serveMcpHttp}. */
+/**
+ * Options of {@link serveMcpHttp}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createRuntime } from "../../mod.ts";
+ * import { type McpHttpOptions, serveMcpHttp } from "./server.ts";
+ * await using rt = createRuntime({ tools: [] });
+ * const options: McpHttpOptions = { port: 0, hostname: "127.0.0.1", name: "my-tools" };
+ * await using http = serveMcpHttp(rt, options);
+ * assert.ok(http.url.startsWith("http://127.0.0.1:"));
+ * ```
+ */
 export interface McpHttpOptions extends McpServerOptions {
   /** Port; 0 picks a free one. Default 0. */
   port?: number;
@@ -243,7 +309,21 @@ export interface McpHttpOptions extends McpServerOptions {
   signal?: AbortSignal;
 }
 
-/** A running HTTP server. */
+/**
+ * A running HTTP server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createRuntime } from "../../mod.ts";
+ * import { type McpHttpServer, serveMcpHttp } from "./server.ts";
+ * await using rt = createRuntime({ tools: [] });
+ * const http: McpHttpServer = serveMcpHttp(rt, { port: 0 });
+ * assert.ok(http.port > 0);
+ * await http.close();
+ * await http.finished;
+ * ```
+ */
 export interface McpHttpServer extends AsyncDisposable {
   /** The endpoint, `http://127.0.0.1:<port>/mcp`. */
   url: string;
@@ -262,16 +342,17 @@ export interface McpHttpServer extends AsyncDisposable {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { serveMcpHttp } from "./server.ts";
  * import { createRuntime } from "../runtime/runtime.ts";
  * await using rt = createRuntime({ tools: [] });
  * await using http = serveMcpHttp(rt, { port: 0 });
- * console.assert(http.url.endsWith("/mcp"));
+ * assert.ok(http.url.endsWith("/mcp"));
  * ```
  */
 export function serveMcpHttp(runtime: Runtime, options: McpHttpOptions = {}): McpHttpServer {
   const hostname = options.hostname ?? "127.0.0.1";
-  const sessions = new Map<string, { server: Server; transport: WebStandardStreamableHTTPServerTransport }>();
+  const sessions = new Map<string, { server: Server; transport: HttpTransport }>();
   const stopped = new AbortController();
   const onAbort = () => stopped.abort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -295,8 +376,8 @@ export function serveMcpHttp(runtime: Runtime, options: McpHttpOptions = {}): Mc
       return await session.transport.handleRequest(req);
     }
     if (req.method !== "POST") return jsonError(400, "No Mcp-Session-Id header: send initialize first");
-    const server = createMcpServer(runtime, options);
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+    const server = await createMcpServer(runtime, options);
+    const transport: HttpTransport = new sdk!.HttpTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (sid) => void sessions.set(sid, { server, transport }),
       onsessionclosed: (sid) => void sessions.delete(sid),

@@ -7,40 +7,41 @@
  * `process.env` and `process.stdin` directly and never report the child's exit
  * status or stderr; Paddock needs all three for its injected environment and
  * its error messages ("exited with code 1: <stderr>"). Framing and message
- * validation still come from the SDK (`serializeMessage`, `deserializeMessage`).
+ * validation still come from the SDK (`serializeMessage`, `deserializeMessage`),
+ * imported when the first transport starts.
  *
  * @module
  */
 // @ts-types="@modelcontextprotocol/sdk/shared/stdio"
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type * as SdkStdio from "@modelcontextprotocol/sdk/shared/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/transport"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { lines } from "../streams.ts";
+
+let framing: typeof SdkStdio | undefined;
+
+/** The SDK's framing and message validation, imported when the first transport starts (not with this module). */
+async function loadFraming(): Promise<typeof SdkStdio> {
+  framing ??= await import("@modelcontextprotocol/sdk/shared/stdio.js") as typeof SdkStdio;
+  return framing;
+}
 
 /** How much of a server's stderr is kept for error messages (characters). */
 export const STDERR_TAIL_CHARS = 4_000;
 /** How long `close()` waits for a child to exit after its stdin closes, then after SIGTERM (ms). */
 export const CLOSE_GRACE_MS = 2_000;
 
-/** Splits a byte stream into lines and hands each non-empty one to `onLine`. */
+/** Hands each non-empty line of a byte stream to `onLine`, a CRLF's `\r` dropped. */
 async function readLines(
   stream: ReadableStream<Uint8Array>,
   onLine: (line: string) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
-  const decoder = new TextDecoder();
-  let pending = "";
-  for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = pending.indexOf("\n")) >= 0) {
-      const line = pending.slice(0, nl).replace(/\r$/, "");
-      pending = pending.slice(nl + 1);
-      if (line.trim() !== "") onLine(line);
-    }
+  for await (const line of lines(stream, signal)) {
+    if (line.trim() !== "") onLine(line.replace(/\r$/, ""));
   }
-  pending += decoder.decode();
-  if (pending.trim() !== "") onLine(pending);
 }
 
 /** What {@link ChildProcessTransport} starts. */
@@ -114,7 +115,9 @@ export class ChildProcessTransport implements Transport {
   }
 
   /** Spawns the child. Throws when the program cannot be started. */
-  start(): Promise<void> {
+  async start(): Promise<void> {
+    if (this.#child) throw new Error("The transport is already started");
+    const { deserializeMessage } = framing ?? await loadFraming();
     if (this.#child) throw new Error("The transport is already started");
     const p = this.#params;
     const child = new Deno.Command(p.command, {
@@ -153,12 +156,12 @@ export class ChildProcessTransport implements Transport {
       this.#child = undefined;
       this.onclose?.();
     });
-    return Promise.resolve();
   }
 
   /** Writes one message to the child's stdin. */
   async send(message: JSONRPCMessage): Promise<void> {
     if (!this.#writer || this.#status) throw new Error("Not connected: the server process is not running");
+    const { serializeMessage } = framing ?? await loadFraming();
     await this.#writer.write(this.#encoder.encode(serializeMessage(message)));
   }
 
@@ -225,11 +228,9 @@ export class StreamServerTransport implements Transport {
   }
 
   /** Starts reading the input. */
-  start(): Promise<void> {
-    const stream = this.#input.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), {
-      signal: this.#abort.signal,
-    });
-    this.#reader = readLines(stream, (line) => {
+  async start(): Promise<void> {
+    const { deserializeMessage } = framing ?? await loadFraming();
+    this.#reader = readLines(this.#input, (line) => {
       let message: JSONRPCMessage;
       try {
         message = deserializeMessage(line);
@@ -238,8 +239,7 @@ export class StreamServerTransport implements Transport {
         return;
       }
       this.onmessage?.(message);
-    }).catch(() => {}).finally(() => this.#finish());
-    return Promise.resolve();
+    }, this.#abort.signal).catch(() => {}).finally(() => this.#finish());
   }
 
   /** Resolves when the input has ended. */
@@ -250,6 +250,7 @@ export class StreamServerTransport implements Transport {
   /** Writes one message. */
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new Error("Not connected: the transport is closed");
+    const { serializeMessage } = framing ?? await loadFraming();
     await this.#write(serializeMessage(message));
   }
 

@@ -1,15 +1,35 @@
 /**
- * The permission decision for one call, as a pure function of the tool, its
- * input, the mode, the rules and the preset. The runner asks the approver
- * only when this says `ask`.
+ * Every permission decision in one place. {@link decidePermission} is the
+ * policy as a pure function of the call's class, its input, the mode, the
+ * rules, the preset and the allowed set; {@link decideCall} is the one call
+ * the runner makes: it adds the per-call class, the PreToolUse hooks'
+ * decision, dontAsk mode and the approver's answer, and says allow or deny
+ * with the reason.
  *
  * @module
  */
-import { isReadOnly, type SideEffect } from "../tool/define_tool.ts";
+import { describeError } from "../errors.ts";
+import { isReadOnly, isSideEffect, type SideEffect } from "./side_effect.ts";
 import { type ConfirmationPreset, type PermissionMode, PLAN_MODE_BLOCKED, presetAsks } from "./modes.ts";
 import { evaluateRules, type PermissionRules, ruleSubject } from "./rules.ts";
 
-/** What decides a call. */
+/**
+ * What decides a call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decidePermission, type DecisionInput } from "./decide.ts";
+ * const call: DecisionInput = {
+ *   tool: "Write",
+ *   sideEffect: "Mutating",
+ *   input: { file_path: "/w/a.txt" },
+ *   mode: "acceptEdits",
+ *   cwd: "/w",
+ * };
+ * assert.equal(decidePermission(call).behavior, "allow");
+ * ```
+ */
 export interface DecisionInput {
   /** Canonical tool name. */
   tool: string;
@@ -29,7 +49,22 @@ export interface DecisionInput {
   cwd?: string;
 }
 
-/** The outcome: run, refuse, or ask the approver. */
+/**
+ * The outcome: run, refuse, or ask the approver.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decidePermission, type Decision } from "./decide.ts";
+ * const decision: Decision = decidePermission({
+ *   tool: "Bash",
+ *   sideEffect: "Execute",
+ *   input: {},
+ *   mode: "default",
+ * });
+ * assert.equal(decision.behavior, "ask");
+ * ```
+ */
 export interface Decision {
   /** What to do. */
   behavior: "allow" | "deny" | "ask";
@@ -44,9 +79,10 @@ export interface Decision {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decidePermission } from "./decide.ts";
  * const d = decidePermission({ tool: "Edit", sideEffect: "Mutating", input: {}, mode: "plan" });
- * console.assert(d.behavior === "deny");
+ * assert.equal(d.behavior, "deny");
  * ```
  */
 export function decidePermission(d: DecisionInput): Decision {
@@ -88,4 +124,150 @@ export function decidePermission(d: DecisionInput): Decision {
     };
   }
   return ask;
+}
+
+/** What the PreToolUse hooks decided about a call, as data: the last decision, or the first deny. */
+export interface HookVerdict {
+  /** `deny` refuses the call; `allow` skips the approver (deny rules and plan mode still apply); `ask` forces it. */
+  decision: "allow" | "deny" | "ask";
+  /** Why, shown to the model on deny. */
+  reason?: string;
+}
+
+/**
+ * The approver's answer: yes or no, or a behaviour with the reason.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ApprovalAnswer, createRuntime } from "../../mod.ts";
+ * const refuse: ApprovalAnswer = { behavior: "deny", reason: "Not during the demo" };
+ * await using rt = createRuntime({ roots: [Deno.cwd()], approver: () => Promise.resolve(refuse) });
+ * const r = await rt.run("Bash", { command: "ls" });
+ * assert.equal(r.error?.code, "permission_denied");
+ * assert.match(r.text, /Not during the demo/);
+ * ```
+ */
+export type ApprovalAnswer = boolean | { behavior: "allow" | "deny"; reason?: string };
+
+/** What the approver is told when a call asks. */
+export interface ApprovalQuestion {
+  /** The call's side-effect class. */
+  sideEffect: SideEffect;
+  /** Why approval is needed. */
+  reason: string;
+}
+
+/** The parts of a tool the decision reads (a registered `Tool` is one). */
+export interface DecisionTool {
+  /** Canonical tool name. */
+  readonly name: string;
+  /** The tool's highest side-effect class. */
+  readonly sideEffect: SideEffect;
+  /** The class of one call, when it depends on the input. */
+  // deno-lint-ignore no-explicit-any
+  readonly sideEffectOf?: (input: any) => SideEffect;
+}
+
+/** Everything that decides one call, as the runner has it after the PreToolUse hooks. */
+export interface CallDecisionInput extends Omit<DecisionInput, "tool" | "sideEffect" | "input"> {
+  /** The tool. */
+  tool: DecisionTool;
+  /** The validated input (after the hooks). */
+  input: Record<string, unknown>;
+  /** What the PreToolUse hooks decided. Default: nothing. */
+  hook?: HookVerdict;
+  /** Asks a person when the decision is `ask`. Default: none, and such calls are refused. */
+  approve?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
+}
+
+/** The outcome of {@link decideCall}: run or refuse, with the reason. */
+export interface CallDecision {
+  /** Whether the call runs. */
+  behavior: "allow" | "deny";
+  /** Why, in words for the model. */
+  reason: string;
+}
+
+/**
+ * Decides one call, asking the approver when the policy says `ask`. Order: a
+ * hook's deny; the policy ({@link decidePermission}, with the per-call class
+ * from {@link callSideEffect}); a hook's allow or ask unless the policy
+ * denied; then an ask is refused in dontAsk mode or without an approver, and
+ * otherwise the approver's answer decides (its failure denies).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decideCall } from "./decide.ts";
+ * const tool = { name: "Edit", sideEffect: "Mutating" as const };
+ * const asked = await decideCall({
+ *   tool,
+ *   input: {},
+ *   mode: "default",
+ *   approve: () => Promise.resolve(true),
+ * });
+ * assert.equal(asked.behavior, "allow");
+ * const alone = await decideCall({ tool, input: {}, mode: "default" });
+ * assert.ok(alone.behavior === "deny" && alone.reason.includes("no approver is set"));
+ * ```
+ */
+export async function decideCall(call: CallDecisionInput): Promise<CallDecision> {
+  const { tool, hook, approve, ...context } = call;
+  if (hook?.decision === "deny") {
+    return { behavior: "deny", reason: `Denied by a hook${hook.reason ? `: ${hook.reason}` : ""}` };
+  }
+  const sideEffect = callSideEffect(tool, call.input);
+  const policy = decidePermission({ ...context, tool: tool.name, sideEffect });
+  const behavior = policy.behavior !== "deny" && hook ? hook.decision : policy.behavior;
+  if (behavior !== "ask") return { behavior, reason: policy.reason };
+  if (call.mode === "dontAsk") {
+    return { behavior: "deny", reason: `${policy.reason}, and dontAsk mode refuses it` };
+  }
+  if (!approve) {
+    return {
+      behavior: "deny",
+      reason:
+        `${policy.reason}, and no approver is set: allow it with a rule, the allowed set or another permission mode`,
+    };
+  }
+  let answer: ApprovalAnswer;
+  try {
+    answer = await approve({ sideEffect, reason: policy.reason });
+  } catch (err) {
+    return { behavior: "deny", reason: `The approver failed: ${describeError(err).message}` };
+  }
+  if (typeof answer === "boolean" ? answer : answer.behavior === "allow") {
+    return { behavior: "allow", reason: `The user approved "${tool.name}"` };
+  }
+  const why = typeof answer === "object" && answer.reason ? `: ${answer.reason}` : "";
+  return { behavior: "deny", reason: `The user denied "${tool.name}"${why}` };
+}
+
+/**
+ * The class of one call: `tool.sideEffectOf(input)` when the tool has it and
+ * it answers a class, else the tool's own class.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { callSideEffect } from "./decide.ts";
+ * const config = {
+ *   sideEffect: "Mutating" as const,
+ *   sideEffectOf: (i: { value?: string }) => i.value ? "Mutating" as const : "ReadOnly" as const,
+ * };
+ * assert.equal(callSideEffect(config, {}), "ReadOnly");
+ * ```
+ */
+export function callSideEffect(
+  tool: Pick<DecisionTool, "sideEffect" | "sideEffectOf">,
+  input: Record<string, unknown>,
+): SideEffect {
+  try {
+    const effect = tool.sideEffectOf?.(input);
+    if (isSideEffect(effect)) return effect;
+  } catch {
+    // fall back to the tool's own class
+  }
+  return tool.sideEffect;
 }

@@ -4,9 +4,19 @@
  *
  * @module
  */
-import type { SideEffect } from "../tool/define_tool.ts";
+import type { SideEffect } from "./side_effect.ts";
 
-/** What one tool contributes to the flag computation. */
+/**
+ * What one tool contributes to the flag computation.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toDenoFlags, type ToolNeeds } from "./deno_flags.ts";
+ * const grep: ToolNeeds = { name: "Grep", sideEffect: "ReadOnly", programs: ["/usr/bin/rg"] };
+ * assert.ok(toDenoFlags({ tools: [grep], roots: ["/w"] }).includes("--allow-run=/usr/bin/rg"));
+ * ```
+ */
 export interface ToolNeeds {
   /** Tool name. */
   name: string;
@@ -16,7 +26,23 @@ export interface ToolNeeds {
   programs?: readonly string[];
 }
 
-/** The inputs of {@link toDenoFlags}. */
+/**
+ * The inputs of {@link toDenoFlags}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type FlagPolicy, toDenoFlags } from "./deno_flags.ts";
+ * const policy: FlagPolicy = {
+ *   tools: [{ name: "Read", sideEffect: "ReadOnly" }, { name: "WebFetch", sideEffect: "Network" }],
+ *   roots: ["/w"],
+ *   hosts: ["deno.com"],
+ * };
+ * const flags = toDenoFlags(policy);
+ * assert.ok(flags.includes("--allow-net=deno.com"));
+ * assert.ok(flags.some((f) => f.startsWith("--allow-read=") && f.includes("/w")));
+ * ```
+ */
 export interface FlagPolicy {
   /** The tools in use. */
   tools: readonly ToolNeeds[];
@@ -47,7 +73,21 @@ export const TASK_LEDGER_DIR = ".paddock/tasks";
 /** Program the OS sandbox runs on Linux. */
 export const SANDBOX_PROGRAM = "bwrap";
 
-/** The granted sets a policy needs, before they are written as flags. */
+/**
+ * The granted sets a policy needs, before they are written as flags.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { neededPermissions, type PermissionSet } from "./deno_flags.ts";
+ * const needs: PermissionSet = neededPermissions({
+ *   tools: [{ name: "Bash", sideEffect: "Execute" }],
+ *   roots: ["/w"],
+ * });
+ * assert.ok(needs.run.includes("bash"));
+ * assert.deepEqual(needs.net, []);
+ * ```
+ */
 export interface PermissionSet {
   /** Paths to read. */
   read: string[];
@@ -66,9 +106,10 @@ export interface PermissionSet {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { neededPermissions } from "./deno_flags.ts";
  * const p = neededPermissions({ tools: [{ name: "Read", sideEffect: "ReadOnly" }], roots: ["/w"] });
- * console.assert(p.read[0] === "/w" && p.write.length === 0);
+ * assert.ok(p.read[0] === "/w" && p.write.length === 0);
  * ```
  */
 export function neededPermissions(policy: FlagPolicy): PermissionSet {
@@ -135,12 +176,13 @@ function foldPaths(paths: Set<string>): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toDenoFlags } from "./deno_flags.ts";
  * const flags = toDenoFlags({
  *   tools: [{ name: "Edit", sideEffect: "Mutating" }, { name: "Bash", sideEffect: "Execute" }],
  *   roots: ["/w"],
  * });
- * console.assert(flags.join(" ") === "--no-prompt --allow-read=/w --allow-write=/w --allow-run=bash");
+ * assert.equal(flags.join(" "), "--no-prompt --allow-read=/w --allow-write=/w --allow-run=bash");
  * ```
  */
 export function toDenoFlags(policy: FlagPolicy): string[] {
@@ -175,9 +217,10 @@ export function shellQuote(word: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { denoRunLine } from "./deno_flags.ts";
  * const line = denoRunLine({ tools: [], roots: ["/w"] }, "cli.ts", ["tools"]);
- * console.assert(line === "deno run --no-prompt cli.ts tools");
+ * assert.equal(line, "deno run --no-prompt cli.ts tools");
  * ```
  */
 export function denoRunLine(policy: FlagPolicy, entry: string, args: readonly string[] = []): string {

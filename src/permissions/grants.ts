@@ -6,10 +6,44 @@
  * @module
  */
 import { join } from "node:path";
-import type { ToolRegistry } from "../tool/registry.ts";
-import { type FlagPolicy, neededPermissions, type PermissionSet } from "./deno_flags.ts";
+import { type FlagPolicy, neededPermissions, type PermissionSet, type ToolNeeds } from "./deno_flags.ts";
 
-/** The check's outcome for one tool. */
+/**
+ * What {@link checkGrants} needs of a registry (a `ToolRegistry` is one): the
+ * enabled tools, and a way to disable one. Structural, so this module stays
+ * below `tool/`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkGrants, type GrantTarget } from "./grants.ts";
+ * const disabled: string[] = [];
+ * const target: GrantTarget = {
+ *   enabled: () => [{ name: "Bash", sideEffect: "Execute" }],
+ *   disable: (name) => disabled.push(name),
+ * };
+ * checkGrants(target, { tools: target.enabled(), roots: ["/w"] }, { query: () => "denied" });
+ * assert.deepEqual(disabled, ["Bash"]);
+ * ```
+ */
+export interface GrantTarget {
+  /** The enabled tools. */
+  enabled(): readonly ToolNeeds[];
+  /** Disables a tool, with the reason shown to the model and the user. */
+  disable(name: string, reason: string): unknown;
+}
+
+/**
+ * The check's outcome for one tool.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ToolGrant } from "./grants.ts";
+ * const bash: ToolGrant = { tool: "Bash", granted: false, missing: ["--allow-run=bash"] };
+ * assert.equal(`${bash.tool}: run with ${bash.missing.join(" ")}`, "Bash: run with --allow-run=bash");
+ * ```
+ */
 export interface ToolGrant {
   /** Tool name. */
   tool: string;
@@ -19,7 +53,19 @@ export interface ToolGrant {
   missing: string[];
 }
 
-/** The whole start-up report. */
+/**
+ * The whole start-up report.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkGrants, type GrantReport } from "./grants.ts";
+ * const tools = [{ name: "Read", sideEffect: "ReadOnly" as const }];
+ * const target = { enabled: () => tools, disable: () => {} };
+ * const report: GrantReport = checkGrants(target, { tools, roots: ["/w"] }, { query: () => "granted" });
+ * assert.equal(report.tools[0].granted, true);
+ * ```
+ */
 export interface GrantReport {
   /** Per enabled tool. */
   tools: ToolGrant[];
@@ -33,12 +79,43 @@ export interface GrantReport {
   uncheckedPrograms: string[];
 }
 
-/** Asks Deno about one permission; `granted` or not. */
+/**
+ * Asks Deno about one permission; `granted` or not.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkGrants, type PermissionQuery } from "./grants.ts";
+ * // pretend the process holds every permission but network
+ * const query: PermissionQuery = (desc) => desc.name === "net" ? "denied" : "granted";
+ * const tools = [{ name: "WebFetch", sideEffect: "Network" as const }];
+ * const report = checkGrants({ enabled: () => tools, disable: () => {} }, {
+ *   tools,
+ *   roots: ["/w"],
+ *   hosts: ["deno.com"],
+ * }, { query });
+ * assert.equal(report.tools[0].granted, false);
+ * ```
+ */
 export type PermissionQuery = (desc: Deno.PermissionDescriptor) => Deno.PermissionState;
 
 const realQuery: PermissionQuery = (desc) => Deno.permissions.querySync(desc).state;
 
-/** Options of {@link checkGrants}. */
+/**
+ * Options of {@link checkGrants}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkGrants, type CheckOptions } from "./grants.ts";
+ * const tools = [{ name: "Bash", sideEffect: "Execute" as const }];
+ * const disabled: string[] = [];
+ * const target = { enabled: () => tools, disable: (name: string) => disabled.push(name) };
+ * const reportOnly: CheckOptions = { disable: false, query: () => "denied" };
+ * assert.equal(checkGrants(target, { tools, roots: ["/w"] }, reportOnly).tools[0].granted, false);
+ * assert.deepEqual(disabled, []);
+ * ```
+ */
 export interface CheckOptions {
   /** Disable tools whose permissions are missing (default true). */
   disable?: boolean;
@@ -53,14 +130,15 @@ export interface CheckOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkGrants } from "./grants.ts";
  * import { ToolRegistry } from "../tool/registry.ts";
  * const report = checkGrants(new ToolRegistry(), { tools: [], roots: ["/w"] });
- * console.assert(report.tools.length === 0);
+ * assert.equal(report.tools.length, 0);
  * ```
  */
 export function checkGrants(
-  registry: ToolRegistry,
+  registry: GrantTarget,
   policy: FlagPolicy,
   options: CheckOptions = {},
 ): GrantReport {
@@ -157,7 +235,27 @@ function findProgram(program: string, path: string | undefined): boolean | undef
   return looked ? false : undefined;
 }
 
-/** Renders a report as lines for a person. */
+/**
+ * Renders a report as lines for a person.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatGrantReport } from "./grants.ts";
+ * const text = formatGrantReport({
+ *   tools: [{ tool: "Read", granted: true, missing: [] }, {
+ *     tool: "Bash",
+ *     granted: false,
+ *     missing: ["--allow-run=bash"],
+ *   }],
+ *   runtimeMissing: [],
+ *   excess: [],
+ *   missingPrograms: [],
+ *   uncheckedPrograms: [],
+ * });
+ * assert.equal(text, "  ok       Read\n  missing  Bash: disabled; run with --allow-run=bash");
+ * ```
+ */
 export function formatGrantReport(report: GrantReport): string {
   const lines: string[] = [];
   for (const t of report.tools) {

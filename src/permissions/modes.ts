@@ -3,9 +3,18 @@
  *
  * @module
  */
-import type { SideEffect } from "../tool/define_tool.ts";
+import type { SideEffect } from "./side_effect.ts";
 
-/** The permission modes a session can be in. */
+/**
+ * The permission modes a session can be in.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PERMISSION_MODES } from "./modes.ts";
+ * assert.ok(PERMISSION_MODES.includes("acceptEdits"));
+ * ```
+ */
 export const PERMISSION_MODES = [
   "default",
   "acceptEdits",
@@ -14,16 +23,57 @@ export const PERMISSION_MODES = [
   "dontAsk",
 ] as const;
 
-/** One of {@link PERMISSION_MODES}. */
+/**
+ * One of {@link PERMISSION_MODES}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createRuntime, type PermissionMode } from "../../mod.ts";
+ * const mode: PermissionMode = "plan";
+ * await using rt = createRuntime({ roots: [Deno.cwd()], mode });
+ * assert.equal(rt.session.mode, "plan");
+ * ```
+ */
 export type PermissionMode = typeof PERMISSION_MODES[number];
 
-/** Which side-effect classes ask for confirmation in `default` mode. */
+/**
+ * Which side-effect classes ask for confirmation in `default` mode.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CONFIRMATION_PRESETS } from "./modes.ts";
+ * assert.deepEqual([...CONFIRMATION_PRESETS], ["none", "safe", "all"]);
+ * ```
+ */
 export const CONFIRMATION_PRESETS = ["none", "safe", "all"] as const;
 
-/** One of {@link CONFIRMATION_PRESETS}. */
+/**
+ * One of {@link CONFIRMATION_PRESETS}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ConfirmationPreset, presetAsks } from "./modes.ts";
+ * const preset: ConfirmationPreset = "safe";
+ * assert.ok(presetAsks(preset, "Execute"));
+ * assert.ok(!presetAsks(preset, "ReadOnly"));
+ * ```
+ */
 export type ConfirmationPreset = typeof CONFIRMATION_PRESETS[number];
 
-/** Classes that never run in plan mode. */
+/**
+ * Classes that never run in plan mode.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PLAN_MODE_BLOCKED } from "./modes.ts";
+ * assert.ok(PLAN_MODE_BLOCKED.includes("Mutating"));
+ * assert.ok(!PLAN_MODE_BLOCKED.includes("ReadOnly"));
+ * ```
+ */
 export const PLAN_MODE_BLOCKED: readonly SideEffect[] = ["Mutating", "Execute", "Network"];
 
 /**
@@ -34,9 +84,10 @@ export const PLAN_MODE_BLOCKED: readonly SideEffect[] = ["Mutating", "Execute", 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { presetAsks } from "./modes.ts";
- * console.assert(presetAsks("safe", "Execute") === true);
- * console.assert(presetAsks("safe", "ReadOnly") === false);
+ * assert.equal(presetAsks("safe", "Execute"), true);
+ * assert.equal(presetAsks("safe", "ReadOnly"), false);
  * ```
  */
 export function presetAsks(preset: ConfirmationPreset, sideEffect: SideEffect): boolean {
@@ -50,7 +101,17 @@ export function presetAsks(preset: ConfirmationPreset, sideEffect: SideEffect): 
   }
 }
 
-/** True when `value` names a permission mode. */
+/**
+ * True when `value` names a permission mode.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isPermissionMode } from "./modes.ts";
+ * assert.ok(isPermissionMode("plan"));
+ * assert.ok(!isPermissionMode("yolo"));
+ * ```
+ */
 export function isPermissionMode(value: unknown): value is PermissionMode {
   return typeof value === "string" && (PERMISSION_MODES as readonly string[]).includes(value);
 }

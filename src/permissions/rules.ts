@@ -6,7 +6,19 @@
  */
 import { isAbsolute, resolve } from "node:path";
 
-/** The rule lists of a policy. Deny wins over ask, ask over allow. */
+/**
+ * The rule lists of a policy. Deny wins over ask, ask over allow.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createRuntime, type PermissionRules } from "../../mod.ts";
+ * const rules: PermissionRules = { allow: ["Bash(echo:*)"], deny: ["Bash(rm:*)"] };
+ * await using rt = createRuntime({ roots: [Deno.cwd()], rules });
+ * assert.ok((await rt.run("Bash", { command: "echo hi" })).ok);
+ * assert.equal((await rt.run("Bash", { command: "rm -rf build" })).error?.code, "permission_denied");
+ * ```
+ */
 export interface PermissionRules {
   /** Calls that run without asking. */
   allow?: readonly string[];
@@ -16,7 +28,17 @@ export interface PermissionRules {
   ask?: readonly string[];
 }
 
-/** A parsed rule. */
+/**
+ * A parsed rule.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ParsedRule, parseRule } from "./rules.ts";
+ * const rule: ParsedRule = parseRule("Bash(npm run:*)");
+ * assert.deepEqual(rule, { tool: "Bash", content: "npm run:*" });
+ * ```
+ */
 export interface ParsedRule {
   /** Tool name, or an `mcp__server` prefix. */
   tool: string;
@@ -29,8 +51,9 @@ export interface ParsedRule {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRule } from "./rules.ts";
- * console.assert(parseRule("Bash(npm run:*)").content === "npm run:*");
+ * assert.equal(parseRule("Bash(npm run:*)").content, "npm run:*");
  * ```
  */
 export function parseRule(rule: string): ParsedRule {
@@ -39,7 +62,17 @@ export function parseRule(rule: string): ParsedRule {
   return { tool: rule.trim() };
 }
 
-/** What a rule's content is matched against for one call. */
+/**
+ * What a rule's content is matched against for one call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ruleMatches, type RuleSubject } from "./rules.ts";
+ * const subject: RuleSubject = { tool: "Read", value: "src/main.ts", cwd: "/w" };
+ * assert.ok(ruleMatches("Read(/w/src/**)", subject));
+ * ```
+ */
 export interface RuleSubject {
   /** Canonical tool name. */
   tool: string;
@@ -57,7 +90,18 @@ export function ruleSubject(tool: string, input: unknown, cwd?: string): RuleSub
   return { tool, value: typeof value === "string" ? value : undefined, cwd };
 }
 
-/** True when `rule` covers the call described by `subject`. */
+/**
+ * True when `rule` covers the call described by `subject`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ruleMatches } from "./rules.ts";
+ * assert.ok(ruleMatches("Bash(npm run:*)", { tool: "Bash", value: "npm run test" }));
+ * assert.ok(!ruleMatches("Bash(npm run:*)", { tool: "Bash", value: "npm install" }));
+ * assert.ok(ruleMatches("Read(/etc/**)", { tool: "Read", value: "/etc/ssh/sshd_config" }));
+ * ```
+ */
 export function ruleMatches(rule: string, subject: RuleSubject): boolean {
   const parsed = parseRule(rule);
   if (!toolMatches(parsed.tool, subject.tool)) return false;
@@ -83,7 +127,19 @@ export function ruleMatches(rule: string, subject: RuleSubject): boolean {
   return globToRegExp(content, false).test(value);
 }
 
-/** Evaluates the rule lists for a call: the first list with a match decides. */
+/**
+ * Evaluates the rule lists for a call: the first list with a match decides.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { evaluateRules } from "./rules.ts";
+ * const rules = { allow: ["Bash(git:*)"], deny: ["Bash(git push:*)"] };
+ * assert.equal(evaluateRules(rules, { tool: "Bash", value: "git push origin" })?.behavior, "deny");
+ * assert.equal(evaluateRules(rules, { tool: "Bash", value: "git status" })?.behavior, "allow");
+ * assert.equal(evaluateRules(rules, { tool: "Bash", value: "ls" }), undefined);
+ * ```
+ */
 export function evaluateRules(
   rules: PermissionRules,
   subject: RuleSubject,

@@ -10,9 +10,24 @@
  *
  * @module
  */
+import { processEnv, sandboxEnv } from "../sandbox/env.ts";
 import type { Hooks, PostToolUseEvent, PreToolUseAnswer, PreToolUseEvent } from "../tool/hooks.ts";
 
-/** One configured hook command. */
+/**
+ * One configured hook command.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type CommandHookConfig, commandHooks } from "./command_hooks.ts";
+ * const format: CommandHookConfig = {
+ *   matcher: "Edit|Write",
+ *   command: "deno fmt --quiet",
+ *   timeoutMs: 30_000,
+ * };
+ * assert.equal(commandHooks({ PostToolUse: [format] }).postToolUse?.length, 1);
+ * ```
+ */
 export interface CommandHookConfig {
   /** Regular expression on the tool name (`Bash`, `Edit|Write`, `mcp__.*`); empty or `*` for every tool. */
   matcher?: string;
@@ -22,7 +37,19 @@ export interface CommandHookConfig {
   timeoutMs?: number;
 }
 
-/** The `hooks` section of the settings file. */
+/**
+ * The `hooks` section of the settings file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type CommandHooksConfig, hasCommandHooks } from "./command_hooks.ts";
+ * const config: CommandHooksConfig = {
+ *   PreToolUse: [{ matcher: "Bash", command: "./scripts/check-command.sh" }],
+ * };
+ * assert.ok(hasCommandHooks(config));
+ * ```
+ */
 export interface CommandHooksConfig {
   /** Before a call runs. */
   PreToolUse?: CommandHookConfig[];
@@ -32,7 +59,16 @@ export interface CommandHooksConfig {
   PostToolUseFailure?: CommandHookConfig[];
 }
 
-/** Time limit of one hook command when the config does not set one (ms). */
+/**
+ * Time limit of one hook command when the config does not set one (ms).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_HOOK_TIMEOUT_MS } from "./command_hooks.ts";
+ * assert.equal(DEFAULT_HOOK_TIMEOUT_MS, 60_000);
+ * ```
+ */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
 /** The program hook commands run with (for `--allow-run`). */
@@ -43,9 +79,10 @@ export const HOOK_SHELL = "bash";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseCommandHooks } from "./command_hooks.ts";
  * const h = parseCommandHooks({ PreToolUse: [{ matcher: "Bash", command: "exit 0" }] });
- * console.assert(h.PreToolUse?.length === 1);
+ * assert.ok(h.PreToolUse?.length === 1);
  * ```
  */
 export function parseCommandHooks(value: unknown): CommandHooksConfig {
@@ -94,7 +131,17 @@ export function parseCommandHooks(value: unknown): CommandHooksConfig {
   return out;
 }
 
-/** True when at least one hook command is configured. */
+/**
+ * True when at least one hook command is configured.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hasCommandHooks } from "./command_hooks.ts";
+ * assert.ok(hasCommandHooks({ PostToolUse: [{ command: "deno fmt" }] }));
+ * assert.ok(!hasCommandHooks({}));
+ * ```
+ */
 export function hasCommandHooks(config: CommandHooksConfig): boolean {
   return Boolean(
     config.PreToolUse?.length || config.PostToolUse?.length || config.PostToolUseFailure?.length,
@@ -102,16 +149,48 @@ export function hasCommandHooks(config: CommandHooksConfig): boolean {
 }
 
 /**
+ * Options of {@link commandHooks}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commandHooks, type CommandHooksOptions } from "./command_hooks.ts";
+ * const options: CommandHooksOptions = { env: { PATH: "/usr/bin:/bin", CI: "1" }, passEnv: ["CI"] };
+ * assert.ok(commandHooks({ PreToolUse: [{ command: "exit 0" }] }, options).preToolUse);
+ * ```
+ */
+export interface CommandHooksOptions {
+  /**
+   * The environment hook commands are started from (the runtime's `env`); only its allowlisted
+   * part reaches them (`sandboxEnv`: PATH, HOME, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL,
+   * TMPDIR and `passEnv`, never Paddock's model or search keys).
+   * @default {this process's environment}
+   */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * More variable names hook commands get (the user's `--pass-env`); Paddock's own keys are
+   * held back even when named here.
+   * @default {[]}
+   */
+  passEnv?: readonly string[];
+}
+
+/**
  * Turns configured hook commands into runner hooks.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { commandHooks } from "./command_hooks.ts";
  * const hooks = commandHooks({ PreToolUse: [{ matcher: "Bash", command: "exit 0" }] });
- * console.assert(hooks.preToolUse?.length === 1);
+ * assert.ok(hooks.preToolUse?.length === 1);
  * ```
  */
-export function commandHooks(config: CommandHooksConfig): Hooks {
+export function commandHooks(config: CommandHooksConfig, options: CommandHooksOptions = {}): Hooks {
+  const passEnv = options.passEnv ?? [];
+  let env: Record<string, string> | undefined;
+  // read once, on the first hook run: the allowlisted environment every hook command gets
+  const hookEnv = () => env ??= sandboxEnv(options.env ?? processEnv(passEnv), passEnv);
   const matches = (h: CommandHookConfig, tool: string) =>
     !h.matcher || h.matcher === "*" || new RegExp(`^(?:${h.matcher})$`).test(tool);
   const hooks: Hooks = {};
@@ -121,7 +200,11 @@ export function commandHooks(config: CommandHooksConfig): Hooks {
       const context: string[] = [];
       let input = e.input;
       for (const h of config.PreToolUse!.filter((h) => matches(h, e.tool))) {
-        const r = await runHook(h, { hook_event_name: "PreToolUse", ...payload(e), tool_input: input });
+        const r = await runHook(h, hookEnv(), {
+          hook_event_name: "PreToolUse",
+          ...payload(e),
+          tool_input: input,
+        });
         if (r.code === 2) {
           return { decision: "deny", reason: r.stderr.trim() || `hook "${h.command}" blocked it` };
         }
@@ -153,7 +236,7 @@ export function commandHooks(config: CommandHooksConfig): Hooks {
       ? [async (e: PostToolUseEvent) => {
         const context: string[] = [];
         for (const h of list.filter((h) => matches(h, e.tool))) {
-          const r = await runHook(h, {
+          const r = await runHook(h, hookEnv(), {
             hook_event_name: name,
             ...payload(e),
             tool_response: {
@@ -204,11 +287,14 @@ function asObject(text: string): Record<string, unknown> | undefined {
 
 async function runHook(
   hook: CommandHookConfig,
+  env: Record<string, string>,
   event: Record<string, unknown>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = new Deno.Command(HOOK_SHELL, {
     args: ["-c", hook.command],
     cwd: typeof event.cwd === "string" ? event.cwd : undefined,
+    env,
+    clearEnv: true,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

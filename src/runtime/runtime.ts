@@ -21,10 +21,21 @@ import {
 import { defaultOutputRoot, Session } from "../session/session.ts";
 import { type BuiltinToolOptions, builtinTools } from "../tools/mod.ts";
 import { defaultLedgerDir, reapOrphanedTasks } from "../tasks/ledger.ts";
-import { searchWorkerFiles, startWalkHelper } from "../search/walk_helper.ts";
-import { indexAhead } from "../search/index_ahead.ts";
+import { cleanStaleTemps } from "../files/atomic_write.ts";
 
-/** Options of {@link createRuntime}. */
+/**
+ * Options of {@link createRuntime}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createRuntime, type RuntimeOptions } from "../../mod.ts";
+ * const options: RuntimeOptions = { roots: [Deno.cwd()], mode: "plan", excludeTools: ["Bash", "Agent"] };
+ * await using rt = createRuntime(options);
+ * assert.ok(rt.registry.has("Read"));
+ * assert.ok(!rt.registry.has("Bash"));
+ * ```
+ */
 export interface RuntimeOptions {
   /** Workspace roots. Default: the process cwd. */
   roots?: string[];
@@ -40,8 +51,10 @@ export interface RuntimeOptions {
   allowedTools?: string[];
   /** Tools to leave out entirely. */
   excludeTools?: string[];
-  /** The tools. Default: {@link builtinTools} with `toolOptions`. */
+  /** The tools. Default: {@link builtinTools} with `toolOptions` (see {@link runtimeToolOptions}). */
   tools?: Tool[];
+  /** Tools registered after `tools` (or the built-in ones), such as a `--tools` module's. */
+  extraTools?: Tool[];
   /** Options of the built-in tools. */
   toolOptions?: BuiltinToolOptions;
   /** Asked when a call needs confirmation. */
@@ -54,13 +67,24 @@ export interface RuntimeOptions {
   onEvent?: (e: ToolEvent) => void;
   /** Environment for tools. */
   env?: Record<string, string>;
-  /** Output folder. Default: a temp folder. */
+  /**
+   * Environment variable names Bash commands (sandboxed or not) get from `env`, besides PATH, HOME,
+   * LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL and TMPDIR (the CLI's `--pass-env`). Paddock's own
+   * model and search keys (OPENAI_API_KEY, BRAVE_API_KEY, BRAVE_SEARCH_API_KEY, SEARXNG*,
+   * PADDOCK_*KEY*…) never reach a command, a hook or an MCP server, even when named here.
+   * @default {[]}
+   */
+  passEnv?: string[];
+  /**
+   * Output folder, used as it is and kept after the runtime closes.
+   * @default {a private per-session folder under `<XDG_RUNTIME_DIR or TMPDIR or /tmp>/paddock-<uid>`, removed on close}
+   */
   outputDir?: string;
   /** Hosts Network tools may reach. */
   hosts?: string[];
   /** Model endpoint host, for the flag computation. */
   modelHost?: string;
-  /** Run Bash in the OS sandbox. */
+  /** Run Bash in the OS sandbox (unless `toolOptions.bash.sandbox` says otherwise). Default false. */
   sandbox?: boolean;
   /** Injected fetch. */
   fetch?: typeof fetch;
@@ -72,21 +96,25 @@ export interface RuntimeOptions {
   extraRun?: string[];
   /** Hosts the process reaches besides the tools' needs (MCP HTTP servers). */
   extraNet?: string[];
-  /**
-   * Start the walk helper thread now, when Glob is enabled, so Glob's first
-   * walk of a tree runs on two cores (`startWalkHelper`). Default false.
-   */
-  walkHelper?: boolean;
-  /**
-   * With `walkHelper`, index the workspace (the first root) on the helper
-   * thread once it is ready, so Glob's first call finds the index warm; the
-   * walk is dropped if Glob is called before it ends (`indexAhead`). For an
-   * agent, whose first call comes after a model turn. Default false.
-   */
-  indexAhead?: boolean;
 }
 
-/** A registry, a session and run options bound together. */
+/**
+ * A registry, a session and run options bound together.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createRuntime, type Runtime } from "../../mod.ts";
+ * await using rt: Runtime = createRuntime({ roots: [Deno.cwd()] });
+ * const [todo, unknown] = await rt.runBatch([
+ *   { name: "TodoWrite", input: { todos: [] } },
+ *   { name: "Unknown", input: {} },
+ * ]);
+ * assert.ok(todo.ok);
+ * assert.equal(unknown.error?.code, "tool_not_found");
+ * assert.ok(rt.policy().tools.some((t) => t.name === "Read"));
+ * ```
+ */
 export interface Runtime extends AsyncDisposable {
   /** The tools. */
   registry: ToolRegistry;
@@ -107,13 +135,46 @@ export interface Runtime extends AsyncDisposable {
 }
 
 /**
+ * The built-in tools' options a runtime uses: `toolOptions` with `sandbox`
+ * and `passEnv` applied to Bash (`sandbox: true` sandboxes the built-in Bash
+ * unless its own option says otherwise). The one place where `sandbox` and
+ * `passEnv` reach the tools.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runtimeToolOptions } from "./runtime.ts";
+ * assert.ok(runtimeToolOptions({ sandbox: true }).bash?.sandbox === true);
+ * assert.ok(
+ *   runtimeToolOptions({ sandbox: true, toolOptions: { bash: { sandbox: false } } }).bash?.sandbox ===
+ *     false,
+ * );
+ * ```
+ */
+export function runtimeToolOptions(
+  options: Pick<RuntimeOptions, "sandbox" | "toolOptions" | "passEnv">,
+): BuiltinToolOptions {
+  const tools = options.toolOptions ?? {};
+  const passEnv = tools.bash?.passEnv ?? options.passEnv;
+  return {
+    ...tools,
+    bash: {
+      ...tools.bash,
+      sandbox: tools.bash?.sandbox ?? options.sandbox ?? false,
+      ...(passEnv ? { passEnv } : {}),
+    },
+  };
+}
+
+/**
  * Creates a runtime.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createRuntime } from "./runtime.ts";
  * await using rt = createRuntime({ roots: [Deno.cwd()], tools: [] });
- * console.assert(rt.registry.names().length === 0);
+ * assert.equal(rt.registry.names().length, 0);
  * ```
  */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
@@ -126,25 +187,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   // reap the process groups a crashed runtime left in the task ledger (src/tasks/ledger.ts)
   const ledgerDir = options.toolOptions?.bash?.ledgerDir;
   if (ledgerDir !== false) reapOrphanedTasks(ledgerDir ?? defaultLedgerDir(session.roots[0]));
-  // `sandbox: true` also sandboxes the built-in Bash unless its options say otherwise
-  const toolOptions = options.sandbox && options.toolOptions?.bash?.sandbox === undefined
-    ? { ...options.toolOptions, bash: { ...options.toolOptions?.bash, sandbox: true } }
-    : options.toolOptions;
-  const all = options.tools ?? builtinTools(toolOptions);
+  // remove the temp files of atomic writes a killed process left (src/files/atomic_write.ts)
+  cleanStaleTemps();
+  const all = [
+    ...(options.tools ?? builtinTools(runtimeToolOptions(options))),
+    ...(options.extraTools ?? []),
+  ];
   const exclude = new Set(options.excludeTools ?? []);
   const registry = new ToolRegistry(all.filter((t) => !exclude.has(t.name)));
   registry.allow(...(options.allowedTools ?? []));
-  const globOn = () => registry.enabled().some((t) => t.name === "Glob");
-  if (options.walkHelper && globOn()) {
-    const helper = startWalkHelper();
-    if (options.indexAhead && helper) {
-      let closed = false;
-      session.addCleanup(() => void (closed = true));
-      const respectIgnore = toolOptions?.search?.respectGitignore;
-      // best effort: if it cannot start, Glob's first call walks cold as it would have
-      helper.whenReady.then(() => closed || indexAhead(session, { respectIgnore })).catch(() => {});
-    }
-  }
   const runOptions: RunOptions = {
     session,
     rules: options.rules,
@@ -175,8 +226,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       modelHost: options.modelHost,
       sandbox: options.sandbox,
       env: options.envNames,
-      // Glob's worker threads load their modules under this process's read permission
-      extraRead: [...(options.extraRead ?? []), ...(globOn() ? searchWorkerFiles() : [])],
+      extraRead: options.extraRead,
       extraRun: options.extraRun,
       extraNet: options.extraNet,
     }),

@@ -5,13 +5,30 @@
  * cannot start, the caller gets an {@link UnavailableError} that says why and
  * how to fix it: it fails closed, never runs unsandboxed.
  *
+ * On Linux a command line holds resources until {@link CommandLine.release}:
+ * the placeholders that keep missing protected paths uncreatable
+ * (`protect.ts`) and the command's cgroup (`limits.ts`).
+ *
  * @module
  */
 import { UnavailableError } from "../errors.ts";
-import { bubblewrapArgs } from "./bubblewrap.ts";
+import { bubblewrapArgs, type BubblewrapFeatures } from "./bubblewrap.ts";
+import { applyLimits, DEFAULT_MAX_MEMORY_MIB, DEFAULT_MAX_PROCESSES, type LimitMechanism } from "./limits.ts";
+import { defaultHiddenPaths, planMounts } from "./protect.ts";
 import { seatbeltArgs } from "./seatbelt.ts";
 
-/** Settings of the Bash sandbox. */
+/**
+ * Settings of the Bash sandbox.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createBashTool } from "../tools/bash/bash.ts";
+ * import type { SandboxSettings } from "./sandbox.ts";
+ * const sandbox: SandboxSettings = { allowNetwork: false, writablePaths: ["/tmp/cache"], maxProcesses: 64 };
+ * assert.equal(createBashTool({ sandbox }).name, "Bash");
+ * ```
+ */
 export interface SandboxSettings {
   /** Keep network access inside the sandbox. Default false. */
   allowNetwork?: boolean;
@@ -19,9 +36,54 @@ export interface SandboxSettings {
   writablePaths?: readonly string[];
   /** The sandbox program. Default `bwrap` on Linux, `sandbox-exec` on macOS. */
   program?: string;
+  /**
+   * Most processes (tasks) one command may run at once (Linux).
+   * @default {512}
+   */
+  maxProcesses?: number;
+  /**
+   * Most memory one command may use, MiB (Linux; also the size cap of its private `/tmp`).
+   * @default {2048}
+   */
+  maxMemoryMiB?: number;
+  /**
+   * How the limits are enforced: `auto` makes a cgroup where the machine lets
+   * Paddock (cgroup v2 with delegated controllers, or v1 `pids` and `memory`),
+   * else sets rlimits; `rlimit` always sets rlimits (see `limits.ts` for what
+   * each covers).
+   * @default {"auto"}
+   */
+  limits?: "auto" | "rlimit";
+  /**
+   * Paths hidden inside the sandbox (Linux), relative to the home folder or
+   * absolute: folders become empty, files read as empty. Replaces the default list.
+   * @default {DEFAULT_HIDDEN_PATHS} (`.ssh`, `.aws`, `.gnupg`, `.netrc`, `.config/gcloud`, `.docker`,
+   * `.kube`, `.npmrc`, `.git-credentials`, `.config/paddock`, other token stores, `/etc/shadow`,
+   * `/etc/gshadow`), plus `/etc/ssh/ssh_host_*_key`
+   */
+  hiddenPaths?: readonly string[];
+  /**
+   * Paths hidden in addition to `hiddenPaths`.
+   * @default {[]}
+   */
+  extraHiddenPaths?: readonly string[];
 }
 
-/** What one sandboxed run needs. */
+/**
+ * What one sandboxed run needs.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sandboxCommand, type SandboxRun } from "./sandbox.ts";
+ * const run: SandboxRun = { writable: ["/w"], cwd: "/w", home: "/home/ada" };
+ * if (Deno.build.os === "linux") {
+ *   const line = sandboxCommand(["bash", "-c", "make"], run, { program: "bwrap", limits: "rlimit" });
+ *   assert.ok(line.args.includes("/w"));
+ *   await line.release();
+ * }
+ * ```
+ */
 export interface SandboxRun {
   /** Folders the command may write (the roots plus `writablePaths`). */
   writable: readonly string[];
@@ -29,9 +91,27 @@ export interface SandboxRun {
   writableFiles?: readonly string[];
   /** Working directory. */
   cwd: string;
+  /** The home folder the command sees: hidden paths are found under it. Default: this process's `HOME`. */
+  home?: string;
 }
 
-/** A command line: program and arguments. */
+/**
+ * A command line: program and arguments, and what the sandbox holds for it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type CommandLine, sandboxCommand } from "./sandbox.ts";
+ * if (Deno.build.os === "linux") {
+ *   const line: CommandLine = sandboxCommand(["bash", "-c", "true"], { writable: ["/w"], cwd: "/w" }, {
+ *     limits: "rlimit",
+ *   });
+ *   assert.equal(line.program, "bwrap");
+ *   assert.ok(line.pidNamespace);
+ *   await line.release();
+ * }
+ * ```
+ */
 export interface CommandLine {
   /** The program. */
   program: string;
@@ -39,9 +119,26 @@ export interface CommandLine {
   args: string[];
   /** Whether the command runs in its own PID namespace (everything in it dies with it). */
   pidNamespace: boolean;
+  /** How its process and memory limits are enforced (`none`: not at all, as on macOS). */
+  limits: LimitMechanism | "none";
+  /**
+   * Releases what the sandbox holds for this command (placeholders, its
+   * cgroup). Call it once the command exited, or when it could not start.
+   * Never throws; a second call does nothing.
+   */
+  release(): Promise<void>;
 }
 
-/** The default sandbox program on this platform, or undefined where there is none. */
+/**
+ * The default sandbox program on this platform, or undefined where there is none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sandboxProgram } from "./sandbox.ts";
+ * assert.equal(sandboxProgram({ program: "/opt/bwrap" }), "/opt/bwrap");
+ * ```
+ */
 export function sandboxProgram(settings: SandboxSettings = {}): string | undefined {
   if (settings.program) return settings.program;
   if (Deno.build.os === "linux") return "bwrap";
@@ -50,14 +147,19 @@ export function sandboxProgram(settings: SandboxSettings = {}): string | undefin
 }
 
 /**
- * Wraps `argv` so it runs inside the sandbox.
+ * Wraps `argv` so it runs inside the sandbox. On Linux this makes the
+ * placeholders of missing protected paths and the command's cgroup: call
+ * `release()` after the command ended.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sandboxCommand } from "./sandbox.ts";
  * if (Deno.build.os === "linux") {
  *   const line = sandboxCommand(["bash", "-c", "true"], { writable: ["/w"], cwd: "/w" });
- *   console.assert(line.program === "bwrap" && line.args.at(-1) === "true");
+ *   assert.equal(line.program, "bwrap");
+ *   assert.equal(line.args.at(-1), "true");
+ *   await line.release();
  * }
  * ```
  */
@@ -74,9 +176,93 @@ export function sandboxCommand(
     );
   }
   const spec = { writable, writableFiles: run.writableFiles, allowNetwork: settings.allowNetwork };
-  const seatbelt = Deno.build.os === "darwin" && !settings.program?.includes("bwrap");
-  const pre = seatbelt ? seatbeltArgs(spec) : bubblewrapArgs({ ...spec, cwd: run.cwd });
-  return { program, args: [...pre, ...argv], pidNamespace: !seatbelt };
+  if (Deno.build.os === "darwin" && !settings.program?.includes("bwrap")) {
+    const release = () => Promise.resolve();
+    return { program, args: [...seatbeltArgs(spec), ...argv], pidNamespace: false, limits: "none", release };
+  }
+  const hidden = [...(settings.hiddenPaths ?? defaultHiddenPaths()), ...(settings.extraHiddenPaths ?? [])];
+  let plan;
+  try {
+    plan = planMounts(writable, { home: run.home ?? envHome(), hidden });
+  } catch (err) {
+    if (err instanceof UnavailableError) throw err;
+    throw new UnavailableError(
+      `Cannot start the sandbox: cannot prepare the protected paths: ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
+  const maxMemoryMiB = settings.maxMemoryMiB ?? DEFAULT_MAX_MEMORY_MIB;
+  let limits;
+  try {
+    limits = applyLimits({
+      maxProcesses: settings.maxProcesses ?? DEFAULT_MAX_PROCESSES,
+      maxMemoryMiB,
+      mechanism: settings.limits,
+    });
+  } catch (err) {
+    plan.release();
+    throw err;
+  }
+  const args = bubblewrapArgs({
+    ...spec,
+    cwd: run.cwd,
+    mounts: plan.mounts,
+    runPaths: settings.allowNetwork ? resolverPaths() : [],
+    binds: limits.binds,
+    tmpfsBytes: maxMemoryMiB * 1024 * 1024,
+    features: bubblewrapFeatures(program),
+  });
+  let released: Promise<void> | undefined;
+  const release = () =>
+    released ??= (async () => {
+      plan.release();
+      await limits.release();
+    })();
+  return {
+    program,
+    args: [...args, ...limits.wrapper, ...argv],
+    pidNamespace: true,
+    limits: limits.mechanism,
+    release,
+  };
+}
+
+function envHome(): string | undefined {
+  try {
+    return Deno.env.get("HOME");
+  } catch {
+    return undefined; // not granted: no home folder to protect or hide under
+  }
+}
+
+/** Where `/etc/resolv.conf` points under `/run` (systemd-resolved, resolvconf), kept when the network is on. */
+function resolverPaths(): string[] {
+  try {
+    const real = Deno.realPathSync("/etc/resolv.conf");
+    return real.startsWith("/run/") ? [real] : [];
+  } catch {
+    return [];
+  }
+}
+
+const featureCache = new Map<string, BubblewrapFeatures>();
+
+/** What the installed bubblewrap supports, from its `--help` (older ones lack `--disable-userns` and `--size`). */
+function bubblewrapFeatures(program: string): BubblewrapFeatures {
+  let features = featureCache.get(program);
+  if (!features) {
+    let help = "--disable-userns --size";
+    try {
+      const out = new Deno.Command(program, { args: ["--help"], stdout: "piped", stderr: "piped" })
+        .outputSync();
+      help = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    } catch {
+      // missing or not allowed: the self-test says so; assume a current bubblewrap meanwhile
+    }
+    features = { disableUserns: help.includes("--disable-userns"), tmpfsSize: help.includes("--size") };
+    featureCache.set(program, features);
+  }
+  return features;
 }
 
 const selfTests = new Map<string, Promise<void>>();
@@ -87,10 +273,11 @@ const selfTests = new Map<string, Promise<void>>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sandboxSelfTest } from "./sandbox.ts";
  * let message = "";
  * await sandboxSelfTest({ program: "/nonexistent/bwrap" }).catch((e) => (message = e.message));
- * console.assert(message.includes("was not found"));
+ * assert.ok(message.includes("was not found"));
  * ```
  */
 export function sandboxSelfTest(settings: SandboxSettings = {}): Promise<void> {
@@ -107,6 +294,14 @@ export function sandboxSelfTest(settings: SandboxSettings = {}): Promise<void> {
 
 async function runSelfTest(settings: SandboxSettings): Promise<void> {
   const line = sandboxCommand(["true"], { writable: [], cwd: "/" }, { ...settings, writablePaths: [] });
+  try {
+    await selfTestRun(line);
+  } finally {
+    await line.release();
+  }
+}
+
+async function selfTestRun(line: CommandLine): Promise<void> {
   const off = "or turn the sandbox off (no --sandbox, or `bash: { sandbox: false }`) to run Bash unsandboxed";
   let out: Deno.CommandOutput;
   try {

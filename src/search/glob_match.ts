@@ -149,8 +149,6 @@ export function splitGlobList(value: string): string[] {
 
 /** A compiled Glob pattern, as the walk tests files with it. */
 export interface GlobMatcher {
-  /** Names the compiled pattern (a walk's match-cache key). */
-  readonly key: string;
   /** Whether the file `name` in folder `relDir` (relative to the walk's root) matches. */
   readonly test: (relDir: string, name: string) => boolean;
 }
@@ -169,14 +167,24 @@ export interface GlobMatcher {
  * ```
  */
 export function globMatcher(pattern: string): GlobMatcher {
+  const tail = nameGlobOf(pattern);
+  if (tail !== undefined) {
+    const byName = nameTest(tail);
+    return { test: (_relDir, name) => byName(name) };
+  }
   const re = globToRegExp(pattern);
+  return { test: (relDir, name) => re.test(relDir ? `${relDir}/${name}` : name) };
+}
+
+/**
+ * The one-segment glob that decides a pattern's matches by file name alone,
+ * once a walk stands in the folders the rest of the pattern names (`*.ts` for
+ * `src/**\/*.ts` and `src/*.ts`); undefined when the folders matter too.
+ */
+function nameGlobOf(pattern: string): string | undefined {
   const { rest } = splitLiteralPrefix(pattern);
   const tail = rest.startsWith("**/") ? rest.slice(3) : rest;
-  if (!tail.includes("/") && !tail.includes("**")) {
-    const byName = nameTest(tail);
-    return { key: re.source, test: (_relDir, name) => byName(name) };
-  }
-  return { key: re.source, test: (relDir, name) => re.test(relDir ? `${relDir}/${name}` : name) };
+  return tail.includes("/") || tail.includes("**") ? undefined : tail;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { lines } from "../streams.ts";
 
 /** How Deno names platforms and CPUs, mapped to `@vscode/ripgrep`'s package suffixes. */
 const PLATFORM: Readonly<Record<string, string>> = { linux: "linux", darwin: "darwin", windows: "win32" };
@@ -80,6 +81,8 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Called per output line (without its newline); return false to stop rg early. */
   onLine: (line: string) => boolean | void;
+  /** What ends a line: `"\0"` for rg's `--null` output. Default `"\n"`. */
+  delimiter?: string;
 }
 
 /** How a streamed run ended. */
@@ -124,26 +127,15 @@ export async function streamLines(
   options.signal?.addEventListener("abort", kill, { once: true });
   if (options.signal?.aborted) kill();
   const errText = collectStderr(child.stderr);
-  const decoder = new TextDecoder();
-  let rest = "";
   let failed = true;
   try {
-    for await (const chunk of child.stdout) {
+    for await (const line of lines(child.stdout, options.signal, { delimiter: options.delimiter })) {
       if (stopped) break;
-      const text = rest + decoder.decode(chunk, { stream: true });
-      let start = 0;
-      let nl: number;
-      while ((nl = text.indexOf("\n", start)) !== -1) {
-        if (options.onLine(text.slice(start, nl)) === false) {
-          kill();
-          break;
-        }
-        start = nl + 1;
+      if (options.onLine(line) === false) {
+        kill();
+        break;
       }
-      if (stopped) break;
-      rest = text.slice(start);
     }
-    if (!stopped && rest) options.onLine(rest);
     failed = false;
   } finally {
     options.signal?.removeEventListener("abort", kill);
@@ -167,7 +159,18 @@ async function collectStderr(stream: ReadableStream<Uint8Array>): Promise<string
   return text.slice(0, MAX_STDERR);
 }
 
-/** Output modes of Grep. */
+/**
+ * Output modes of Grep.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createGrepTool } from "../tools/grep/grep.ts";
+ * import type { GrepMode } from "./ripgrep.ts";
+ * const mode: GrepMode = "files_with_matches";
+ * assert.ok(createGrepTool().input.safeParse({ pattern: "TODO", output_mode: mode }).success);
+ * ```
+ */
 export type GrepMode = "content" | "files_with_matches" | "count";
 
 /** One search, engine-neutral: what rg's flags say. */
@@ -209,8 +212,16 @@ export const MAX_COLUMNS = 500;
  * ```ts
  * import { rgArgs } from "./ripgrep.ts";
  * const args = rgArgs({
- *   pattern: "-x", mode: "files_with_matches", caseInsensitive: true, lineNumbers: false,
- *   before: 0, after: 0, globs: [], multiline: false, respectIgnore: true, cwd: "/w",
+ *   pattern: "-x",
+ *   mode: "files_with_matches",
+ *   caseInsensitive: true,
+ *   lineNumbers: false,
+ *   before: 0,
+ *   after: 0,
+ *   globs: [],
+ *   multiline: false,
+ *   respectIgnore: true,
+ *   cwd: "/w",
  * });
  * console.assert(args.includes("--files-with-matches") && args.includes("--ignore-case"));
  * console.assert(args[args.indexOf("--regexp") + 1] === "-x");
@@ -233,6 +244,45 @@ export function rgArgs(q: GrepQuery): string[] {
   for (const g of q.globs) args.push("--glob", g);
   args.push("--glob", "!.git", "--regexp", q.pattern);
   if (q.target !== undefined) args.push("--", q.target);
+  return args;
+}
+
+/** A file listing (`rg --files`), as Glob asks for it. */
+export interface FilesQuery {
+  /** Folders, relative to the cwd, to list from. Default: the cwd. */
+  paths?: readonly string[];
+  /** Folder levels below those folders to list files from (0: their own). Default no limit. */
+  maxDepth?: number;
+  /** A glob every listed file's name must match (a hint: left out when rg could read it differently). */
+  nameGlob?: string;
+  /** Apply ignore files (else `--no-ignore`). */
+  respectIgnore: boolean;
+}
+
+/** Name globs rg reads as `glob_match.ts` does: plain characters, `*`, `?` and one level of braces. */
+const SIMPLE_NAME_GLOB = /^[\w.*?@+=~#%-]*(?:\{[\w.*?@+=~#%,-]*\}[\w.*?@+=~#%-]*)?$/;
+
+/**
+ * The rg argv that lists files, NUL-separated, with hidden files, without
+ * `.git`. The name glob goes in as a file type: unlike `--glob`, a type
+ * leaves the ignore rules in force (a folder named in `paths` is listed even
+ * when ignored, so the caller checks those).
+ *
+ * @example
+ * ```ts
+ * import { rgFilesArgs } from "./ripgrep.ts";
+ * const args = rgFilesArgs({ paths: ["src"], maxDepth: 0, nameGlob: "*.ts", respectIgnore: true });
+ * console.assert(args.join(" ").endsWith("--max-depth 1 --type-add paddock:*.ts --type paddock -- src"));
+ * ```
+ */
+export function rgFilesArgs(q: FilesQuery): string[] {
+  const args = ["--no-config", "--files", "--hidden", "--null", "--glob", "!.git"];
+  if (!q.respectIgnore) args.push("--no-ignore");
+  if (q.maxDepth !== undefined && q.maxDepth !== Infinity) args.push("--max-depth", String(q.maxDepth + 1));
+  if (q.nameGlob !== undefined && SIMPLE_NAME_GLOB.test(q.nameGlob)) {
+    args.push("--type-add", `paddock:${q.nameGlob}`, "--type", "paddock");
+  }
+  if (q.paths?.length) args.push("--", ...q.paths);
   return args;
 }
 

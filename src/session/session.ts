@@ -7,9 +7,25 @@
  */
 import { join, resolve } from "node:path";
 import type { PermissionMode } from "../permissions/modes.ts";
+import { makeSessionOutputDir } from "./output_root.ts";
 import { isInside } from "./workspace.ts";
 
-/** An event a session broadcasts to observers (todo changes, mode changes…). */
+export { defaultOutputRoot } from "./output_root.ts";
+
+/**
+ * An event a session broadcasts to observers (todo changes, mode changes…).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Session, type SessionEvent } from "../../mod.ts";
+ * await using session = new Session({ roots: ["/work/project"] });
+ * const seen: SessionEvent[] = [];
+ * session.on((e) => seen.push(e));
+ * session.setMode("plan");
+ * assert.equal(seen[0].type, "mode");
+ * ```
+ */
 export interface SessionEvent {
   /** Event type such as `todos` or `mode`. */
   type: string;
@@ -18,13 +34,32 @@ export interface SessionEvent {
   [key: string]: any;
 }
 
-/** Options for {@link Session}. */
+/**
+ * Options for {@link Session}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Session, type SessionOptions } from "../../mod.ts";
+ * const options: SessionOptions = {
+ *   roots: ["/work/project"],
+ *   cwd: "/work/project/src",
+ *   mode: "acceptEdits",
+ * };
+ * await using session = new Session(options);
+ * assert.equal(session.cwd, "/work/project/src");
+ * assert.equal(session.mode, "acceptEdits");
+ * ```
+ */
 export interface SessionOptions {
   /** Workspace roots; the first one is the initial cwd. Default: the process cwd. */
   roots?: readonly string[];
   /** Initial working directory (inside a root). Default: the first root. */
   cwd?: string;
-  /** Where truncated outputs and task logs go. Default: a new temp folder. */
+  /**
+   * Where truncated outputs and task logs go, used as it is and kept after the session.
+   * @default {a private folder `<per-user folder>/<session id>` (see `output_root.ts`), removed on close}
+   */
   outputDir?: string;
   /** Permission mode. Default: `default`. */
   mode?: PermissionMode;
@@ -37,11 +72,12 @@ export interface SessionOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Session } from "./session.ts";
  * const s = new Session({ roots: [Deno.cwd()] });
  * const counter = s.slot("counter", () => ({ n: 0 }));
  * counter.n++;
- * console.assert(s.slot("counter", () => ({ n: 0 })).n === 1);
+ * assert.equal(s.slot("counter", () => ({ n: 0 })).n, 1);
  * ```
  */
 export class Session {
@@ -51,6 +87,7 @@ export class Session {
   readonly roots: readonly string[];
   #cwd: string;
   #outputDir: string | undefined;
+  #ownOutput: string | undefined;
   #mode: PermissionMode;
   #slots = new Map<string, unknown>();
   #listeners = new Set<(e: SessionEvent) => void>();
@@ -107,18 +144,46 @@ export class Session {
   }
 
   /**
-   * The folder for spilled outputs and task logs, created on first use:
-   * the `outputDir` option, else `<defaultOutputRoot()>/<session id>`.
+   * The folder for spilled outputs and task logs, created on first use: the
+   * `outputDir` option, else a private folder (0700) of this session under
+   * the per-user output folder (`output_root.ts`), removed when the session
+   * closes.
    */
   outputDir(): string {
-    this.#outputDir ??= join(defaultOutputRoot(), this.id);
-    Deno.mkdirSync(this.#outputDir, { recursive: true });
+    if (this.#outputDir === undefined) {
+      const made = makeSessionOutputDir(this.id);
+      this.#outputDir = made.dir;
+      this.#ownOutput = made.removeOnClose;
+      if (made.refused) {
+        this.emit({
+          type: "warning",
+          message: `Output files go to "${made.dir}", not the usual folder: ${made.refused}`,
+        });
+      }
+    } else if (this.#ownOutput === undefined) {
+      Deno.mkdirSync(this.#outputDir, { recursive: true });
+    } else {
+      try {
+        Deno.mkdirSync(this.#outputDir, { mode: 0o700 }); // removed behind our back: make it again
+      } catch {
+        // there, as it should be
+      }
+    }
     return this.#outputDir;
   }
 
-  /** A path inside the output folder. */
+  /**
+   * A path inside the output folder. The file is made there, empty and
+   * private (0600), unless it exists, so whatever writes it keeps it private.
+   */
   outputPath(name: string): string {
-    return join(this.outputDir(), name);
+    const path = join(this.outputDir(), name);
+    try {
+      Deno.openSync(path, { write: true, createNew: true, mode: 0o600 }).close();
+    } catch {
+      // there already: its writer made it
+    }
+    return path;
   }
 
   /** Returns the state stored under `key`, creating it with `init` on first use. */
@@ -149,6 +214,15 @@ export class Session {
         errors.push(err);
       }
     }
+    if (this.#ownOutput !== undefined) {
+      // the session's own output folder goes with it (a folder the user gave stays)
+      try {
+        Deno.removeSync(this.#ownOutput, { recursive: true });
+      } catch {
+        // already gone
+      }
+      this.#outputDir = this.#ownOutput = undefined;
+    }
     if (errors.length) throw new AggregateError(errors, "Session cleanup failed");
   }
 
@@ -167,20 +241,6 @@ export class Session {
       }
     }
   }
-}
-
-/**
- * The folder under which sessions keep their outputs by default:
- * `$TMPDIR/paddock` (or `/tmp/paddock`). The Deno flags grant this folder.
- */
-export function defaultOutputRoot(): string {
-  let tmp: string | undefined;
-  try {
-    tmp = Deno.env.get("TMPDIR");
-  } catch {
-    // without env permission, fall back to /tmp
-  }
-  return join(tmp || "/tmp", "paddock");
 }
 
 function realOrResolved(p: string): string {

@@ -8,7 +8,23 @@ import { dirname, join } from "node:path";
 import type { PermissionMode } from "../permissions/modes.ts";
 import type { PermissionRules } from "../permissions/rules.ts";
 
-/** What the settings file holds. Unknown keys are kept as they are. */
+/**
+ * What the settings file holds. Unknown keys are kept as they are.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadSettings, saveSettings, type Settings, settingsPath } from "./settings.ts";
+ * const root = await Deno.makeTempDir();
+ * const settings: Settings = {
+ *   model: "qwen3",
+ *   permissions: { defaultMode: "acceptEdits", deny: ["Bash(rm:*)"] },
+ * };
+ * saveSettings(settingsPath(root), settings);
+ * assert.deepEqual(loadSettings(settingsPath(root)).permissions?.deny, ["Bash(rm:*)"]);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
 export interface Settings {
   /** Model name for the agent loop. */
   model?: string;
@@ -20,21 +36,34 @@ export interface Settings {
   sandbox?: boolean;
   /** Hosts the Network tools may reach (`*` for any). */
   allowedHosts?: string[];
-  /**
-   * Index the workspace for Glob while the model thinks (`run`, `chat`; see
-   * `RuntimeOptions.indexAhead`). Default true.
-   */
-  indexAhead?: boolean;
   /** Hook commands by event (see `src/runtime/command_hooks.ts`). */
   hooks?: Record<string, unknown>;
   /** Other settings. */
   [key: string]: unknown;
 }
 
-/** Relative location of the settings file inside the first root. */
+/**
+ * Relative location of the settings file inside the first root.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SETTINGS_FILE } from "./settings.ts";
+ * assert.equal(SETTINGS_FILE, ".paddock/settings.json");
+ * ```
+ */
 export const SETTINGS_FILE = ".paddock/settings.json";
 
-/** The settings file path for a workspace root. */
+/**
+ * The settings file path for a workspace root.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { settingsPath } from "./settings.ts";
+ * assert.equal(settingsPath("/work/project"), "/work/project/.paddock/settings.json");
+ * ```
+ */
 export function settingsPath(root: string): string {
   return join(root, SETTINGS_FILE);
 }
@@ -44,8 +73,9 @@ export function settingsPath(root: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadSettings } from "./settings.ts";
- * console.assert(Object.keys(loadSettings("/nonexistent/settings.json")).length === 0);
+ * assert.equal(Object.keys(loadSettings("/nonexistent/settings.json")).length, 0);
  * ```
  */
 export function loadSettings(path: string): Settings {
@@ -68,10 +98,60 @@ export function loadSettings(path: string): Settings {
   }
 }
 
-/** Writes settings atomically (temp file, rename). */
+/**
+ * Writes settings atomically (temp file, rename).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadSettings, saveSettings, settingsPath } from "./settings.ts";
+ * const root = await Deno.makeTempDir();
+ * saveSettings(settingsPath(root), { model: "qwen3", sandbox: true });
+ * assert.equal(loadSettings(settingsPath(root)).model, "qwen3");
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
 export function saveSettings(path: string, settings: Settings): void {
   Deno.mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   Deno.writeTextFileSync(tmp, JSON.stringify(settings, null, 2) + "\n");
   Deno.renameSync(tmp, path);
+}
+
+/** Name of the user's own settings file inside {@link userConfigDir}. */
+export const USER_SETTINGS_FILE = "settings.json";
+
+/**
+ * The user's Paddock folder: `$XDG_CONFIG_HOME/paddock`, else `$HOME/.config/paddock`;
+ * undefined when neither variable is set. What lives here (user settings, trust records)
+ * is trusted, so it is outside every workspace and hidden inside the OS sandbox.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { userConfigDir } from "./settings.ts";
+ * assert.equal(userConfigDir({ HOME: "/home/ada" }), "/home/ada/.config/paddock");
+ * assert.equal(userConfigDir({ XDG_CONFIG_HOME: "/cfg", HOME: "/home/ada" }), "/cfg/paddock");
+ * assert.equal(userConfigDir({}), undefined);
+ * ```
+ */
+export function userConfigDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg && xdg.startsWith("/")) return join(xdg, "paddock");
+  return env.HOME ? join(env.HOME, ".config", "paddock") : undefined;
+}
+
+/**
+ * The user's own settings file (`<userConfigDir>/settings.json`), or undefined without a home.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { userSettingsPath } from "./settings.ts";
+ * assert.equal(userSettingsPath({ HOME: "/home/ada" }), "/home/ada/.config/paddock/settings.json");
+ * ```
+ */
+export function userSettingsPath(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const dir = userConfigDir(env);
+  return dir ? join(dir, USER_SETTINGS_FILE) : undefined;
 }

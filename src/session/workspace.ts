@@ -8,9 +8,40 @@
  */
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from "../errors.ts";
-import type { ToolContext } from "../tool/define_tool.ts";
 
-/** What {@link resolveSafePath} expects of the target. */
+/**
+ * Where a path may lead: the working directory and the workspace roots (a tool's context is one).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveSafePath, type WorkspaceScope } from "./workspace.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * const scope: WorkspaceScope = { cwd: dir, roots: [dir] };
+ * assert.equal(resolveSafePath(`${dir}/new.txt`, scope, { mustExist: false }).real, `${dir}/new.txt`);
+ * await Deno.remove(dir);
+ * ```
+ */
+export interface WorkspaceScope {
+  /** The working directory (absolute). */
+  readonly cwd: string;
+  /** Workspace roots (absolute, symlinks resolved). */
+  readonly roots: readonly string[];
+}
+
+/**
+ * What {@link resolveSafePath} expects of the target.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveSafePath, type SafePathOptions } from "./workspace.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * const folder: SafePathOptions = { param: "path", kind: "dir" };
+ * assert.equal(resolveSafePath(dir, { cwd: dir, roots: [dir] }, folder).info?.isDirectory, true);
+ * await Deno.remove(dir);
+ * ```
+ */
 export interface SafePathOptions {
   /** The parameter's name, for messages. Default `file_path`. */
   param?: string;
@@ -20,7 +51,21 @@ export interface SafePathOptions {
   kind?: "file" | "dir" | "any";
 }
 
-/** A checked path. */
+/**
+ * A checked path.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveSafePath, type SafePath } from "./workspace.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${dir}/a.txt`, "hi");
+ * const checked: SafePath = resolveSafePath(`${dir}/./a.txt`, { cwd: dir, roots: [dir] });
+ * assert.equal(checked.real, `${dir}/a.txt`);
+ * assert.equal(checked.info?.size, 2);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface SafePath {
   /** The path as given, normalised. */
   requested: string;
@@ -35,20 +80,25 @@ export interface SafePath {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveSafePath } from "./workspace.ts";
  * import { Session } from "./session.ts";
  * const dir = Deno.makeTempDirSync();
  * const session = new Session({ roots: [dir] });
  * const ctx = { cwd: session.cwd, roots: session.roots } as never;
  * let refused = false;
- * try { resolveSafePath("/etc/passwd", ctx); } catch { refused = true; }
- * console.assert(refused);
+ * try {
+ *   resolveSafePath("/etc/passwd", ctx);
+ * } catch {
+ *   refused = true;
+ * }
+ * assert.ok(refused);
  * Deno.removeSync(dir);
  * ```
  */
 export function resolveSafePath(
   path: string,
-  ctx: Pick<ToolContext, "cwd" | "roots">,
+  ctx: WorkspaceScope,
   options: SafePathOptions = {},
 ): SafePath {
   const param = options.param ?? "file_path";
@@ -95,7 +145,17 @@ export function resolveSafePath(
   return { requested, real, info };
 }
 
-/** True when `absPath` is one of `roots` or below one. */
+/**
+ * True when `absPath` is one of `roots` or below one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isInside } from "./workspace.ts";
+ * assert.ok(isInside("/w/src/a.ts", ["/w"]));
+ * assert.ok(!isInside("/w2/a.ts", ["/w"]));
+ * ```
+ */
 export function isInside(absPath: string, roots: readonly string[]): boolean {
   return roots.some((root) => {
     const rel = relative(root, absPath);

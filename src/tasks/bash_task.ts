@@ -40,12 +40,21 @@ export class BashTask implements TaskHandle {
   #stopping = false;
   #timedOut = false;
   #done: Promise<void>;
+  #outputCut: () => boolean;
 
   /** Creates the task around a started shell. */
   constructor(
     shell: ShellProcess,
-    info: { description: string; outputPath: string; command: string; startedAt: number; timeoutMs?: number },
+    info: {
+      description: string;
+      outputPath: string;
+      command: string;
+      startedAt: number;
+      timeoutMs?: number;
+      outputCut?: () => boolean;
+    },
   ) {
+    this.#outputCut = info.outputCut ?? (() => false);
     this.#shell = shell;
     this.id = shell.id;
     this.pgid = shell.pgid;
@@ -97,7 +106,12 @@ export class BashTask implements TaskHandle {
     return this.#shell.pumped;
   }
 
-  /** Kills the process group (also children left after the shell exited) and waits for it. */
+  /** Whether the output file reached its size limit (`MAX_FILE_BYTES`), so the rest of the output was cut. */
+  outputCut(): boolean {
+    return this.#outputCut();
+  }
+
+  /** Kills the command and everything it started (`stop.ts`) and waits for it. */
   async stop(): Promise<void> {
     if (this.#status === "running") this.#stopping = true;
     await this.#shell.stop();

@@ -1,7 +1,11 @@
 /**
- * The task ledger: every process group a runtime starts is written to disk
- * (pid, pgid, leader start time, owner, output file) so that a runtime that
- * starts after a crash can reap the groups a dead runtime left.
+ * The task ledger: every command a runtime starts is written to disk (pid,
+ * pgid, leader start time, how it is contained and its cgroup, owner, output
+ * file) so that a runtime that starts after a crash can reap what a dead
+ * runtime left: the group leader is `unshare` or bubblewrap for a command in
+ * its own PID namespace (killing it ends the namespace), the cgroup holds
+ * every process of a `cgroup` command, and the task marker finds the strays
+ * of a `process-group` one (`stop.ts`).
  *
  * Layout: one JSON file per live session, `<dir>/<session id>.json`, written
  * atomically (temp file, rename) by its owner only, so concurrent runtimes
@@ -11,13 +15,42 @@
  * @module
  */
 import { join } from "node:path";
-import { type GroupRef, groupState, processStartTime, terminateGroupsSync } from "./process_group.ts";
+import { processStartTime } from "./process_group.ts";
+import { commandState, type CommandRef, removeCgroupsSync, stopCommandsSync } from "./stop.ts";
 
-/** The ledger folder inside the first workspace root. */
+/**
+ * The ledger folder inside the first workspace root.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultLedgerDir, LEDGER_SUBDIR } from "./ledger.ts";
+ * assert.equal(defaultLedgerDir("/w"), `/w/${LEDGER_SUBDIR}`);
+ * ```
+ */
 export const LEDGER_SUBDIR = ".paddock/tasks";
 
-/** One process group as the ledger records it. */
-export interface LedgerEntry extends GroupRef {
+/**
+ * One process group as the ledger records it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { LedgerEntry } from "./ledger.ts";
+ * const entry: LedgerEntry = {
+ *   id: "b1a2b3c4",
+ *   pid: 4242,
+ *   pgid: 4242,
+ *   startTime: "123456",
+ *   marker: "b1a2b3c4",
+ *   startedAt: Date.now(),
+ *   command: "npm run dev",
+ *   background: true,
+ * };
+ * assert.equal(entry.pid, entry.pgid);
+ * ```
+ */
+export interface LedgerEntry extends CommandRef {
   /** Task id (also the group's marker). */
   id: string;
   /** The leader's pid (equal to `pgid`). */
@@ -52,7 +85,19 @@ export interface LedgerFile {
   groups: LedgerEntry[];
 }
 
-/** What {@link reapOrphanedTasks} did. */
+/**
+ * What {@link reapOrphanedTasks} did.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reapOrphanedTasks, type ReapReport } from "./ledger.ts";
+ * const dir = await Deno.makeTempDir();
+ * const report: ReapReport = reapOrphanedTasks(dir);
+ * assert.deepEqual(report, { reaped: [], skipped: [], removedFiles: [] });
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface ReapReport {
   /** Groups of dead runtimes that were still alive and were killed. */
   reaped: LedgerEntry[];
@@ -67,8 +112,9 @@ export interface ReapReport {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultLedgerDir } from "./ledger.ts";
- * console.assert(defaultLedgerDir("/w") === "/w/.paddock/tasks");
+ * assert.equal(defaultLedgerDir("/w"), "/w/.paddock/tasks");
  * ```
  */
 export function defaultLedgerDir(root: string): string {
@@ -151,9 +197,10 @@ function ownerAlive(owner: LedgerOwner): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reapOrphanedTasks } from "./ledger.ts";
  * const report = reapOrphanedTasks("/nonexistent/.paddock/tasks");
- * console.assert(report.reaped.length === 0);
+ * assert.equal(report.reaped.length, 0);
  * ```
  */
 export function reapOrphanedTasks(dir: string, options: { graceMs?: number } = {}): ReapReport {
@@ -166,6 +213,7 @@ export function reapOrphanedTasks(dir: string, options: { graceMs?: number } = {
   }
   const doomed: LedgerEntry[] = [];
   const files: string[] = [];
+  const dead: LedgerEntry[] = [];
   for (const name of names) {
     const path = join(dir, name);
     let file: LedgerFile;
@@ -176,13 +224,16 @@ export function reapOrphanedTasks(dir: string, options: { graceMs?: number } = {
     }
     if (!file?.owner || !Array.isArray(file.groups) || ownerAlive(file.owner)) continue;
     files.push(path);
+    dead.push(...file.groups);
     for (const entry of file.groups) {
-      const state = groupState(entry);
+      const state = commandState(entry);
       if (state === "ours") doomed.push(entry);
       else if (state === "foreign") report.skipped.push(entry);
     }
   }
-  if (doomed.length) terminateGroupsSync(doomed, { graceMs: options.graceMs ?? 500 });
+  if (doomed.length) stopCommandsSync(doomed, { graceMs: options.graceMs ?? 500 });
+  // a command's cgroup outlives a crash: it goes once its processes are gone
+  removeCgroupsSync(dead);
   report.reaped = doomed;
   for (const path of files) {
     try {

@@ -13,8 +13,19 @@ export const MEMORY_CHARS = 200_000;
 export const HEAD_CHARS = 15_000;
 /** Tail kept once past {@link MEMORY_CHARS} (characters). */
 export const TAIL_CHARS = 12_000;
-/** Most bytes an output file receives; past it the rest is dropped with a note, so a runaway command cannot fill the disk. */
-export const MAX_FILE_BYTES = 1024 * 1024 * 1024;
+/**
+ * Most bytes one output file receives (64 MiB: a task's log, a command's spilled output). Past it
+ * the rest of the output is cut: the file ends with a note saying so, TaskOutput says so too, and
+ * a runaway command (`yes`) cannot fill the disk.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MAX_FILE_BYTES } from "./output_sink.ts";
+ * assert.equal(MAX_FILE_BYTES, 64 * 1024 * 1024);
+ * ```
+ */
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Options of {@link OutputSink}. */
 export interface OutputSinkOptions {
@@ -133,7 +144,8 @@ export class OutputSink {
   }
 
   #openFile(path: string): void {
-    this.#file = Deno.openSync(path, { write: true, create: true, truncate: true });
+    // private to the user, like the folder it is in
+    this.#file = Deno.openSync(path, { write: true, create: true, truncate: true, mode: 0o600 });
     this.#path = path;
   }
 
@@ -145,7 +157,7 @@ export class OutputSink {
       this.#fileFull = true;
       this.#file.writeSync(
         this.#enc.encode(
-          `\n[… output file limit of ${max} bytes reached: later output is not saved here …]\n`,
+          `\n[… output file limit of ${max} bytes reached: the rest of the output was cut …]\n`,
         ),
       );
       return;

@@ -21,13 +21,25 @@ export interface ProcInfo {
   ppid: number;
   /** Process group id. */
   pgid: number;
+  /** Session id. */
+  sid: number;
   /** State letter (`R`, `S`, `Z` for a zombie…). */
   state: string;
   /** Start time as the OS reports it (clock ticks since boot on Linux). */
   startTime: string;
 }
 
-/** What a caller knows about a group it started. */
+/**
+ * What a caller knows about a group it started.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { GroupRef } from "./process_group.ts";
+ * const ref: GroupRef = { pgid: 4242, startTime: "123456", marker: "b1a2b3c4" };
+ * assert.equal(ref.marker, "b1a2b3c4");
+ * ```
+ */
 export interface GroupRef {
   /** Process group id (the leader's pid: the command ran with `detached: true`). */
   pgid: number;
@@ -40,7 +52,7 @@ export interface GroupRef {
 /** `gone`: no live member; `ours`: the group we started; `foreign`: the id now belongs to someone else. */
 export type GroupState = "gone" | "ours" | "foreign";
 
-const PS_FIELDS = "pid=,ppid=,pgid=,stat=,lstart=";
+const PS_FIELDS = "pid=,ppid=,pgid=,sess=,stat=,lstart=";
 let directProc: boolean | undefined;
 let directKill: boolean | undefined;
 
@@ -49,9 +61,10 @@ let directKill: boolean | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseProcStat } from "./process_group.ts";
  * const line = "42 (my (odd) cmd) S 1 42 42 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9876 0 0";
- * console.assert(parseProcStat(line)?.startTime === "9876");
+ * assert.ok(parseProcStat(line)?.startTime === "9876");
  * ```
  */
 export function parseProcStat(line: string): ProcInfo | undefined {
@@ -61,7 +74,14 @@ export function parseProcStat(line: string): ProcInfo | undefined {
   const rest = line.slice(close + 2).split(" ");
   const pid = Number(line.slice(0, open));
   if (!Number.isInteger(pid) || rest.length < 20) return undefined;
-  return { pid, state: rest[0], ppid: Number(rest[1]), pgid: Number(rest[2]), startTime: rest[19] };
+  return {
+    pid,
+    state: rest[0],
+    ppid: Number(rest[1]),
+    pgid: Number(rest[2]),
+    sid: Number(rest[3]),
+    startTime: rest[19],
+  };
 }
 
 function bashOutputSync(script: string): string {
@@ -83,8 +103,15 @@ function psTable(): ProcInfo[] {
   const rows: ProcInfo[] = [];
   for (const line of bashOutputSync(`ps -axo ${PS_FIELDS}`).split("\n")) {
     const f = line.trim().split(/\s+/);
-    if (f.length < 9) continue;
-    rows.push({ pid: +f[0], ppid: +f[1], pgid: +f[2], state: f[3][0], startTime: f.slice(4).join(" ") });
+    if (f.length < 10) continue;
+    rows.push({
+      pid: +f[0],
+      ppid: +f[1],
+      pgid: +f[2],
+      sid: +f[3],
+      state: f[4][0],
+      startTime: f.slice(5).join(" "),
+    });
   }
   return rows;
 }
@@ -94,8 +121,9 @@ function psTable(): ProcInfo[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { processTable } from "./process_group.ts";
- * console.assert(processTable().some((p) => p.pid === Deno.pid));
+ * assert.ok(processTable().some((p) => p.pid === Deno.pid));
  * ```
  */
 export function processTable(): ProcInfo[] {
@@ -136,8 +164,9 @@ export function isLive(p: ProcInfo): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { processStartTime } from "./process_group.ts";
- * console.assert(processStartTime(Deno.pid) !== undefined);
+ * assert.notEqual(processStartTime(Deno.pid), undefined);
  * ```
  */
 export function processStartTime(pid: number): string | undefined {
@@ -243,6 +272,75 @@ export function signalGroup(pgid: number, signal: "SIGTERM" | "SIGKILL"): void {
   bashOutputSync(`kill -${signal.slice(3)} -- -${pgid} 2>/dev/null`);
 }
 
+/**
+ * Sends `signal` to each of `pids` (`Deno.kill`, else `kill` through bash).
+ * Processes that are already gone are skipped silently.
+ */
+export function signalProcesses(pids: readonly number[], signal: "SIGTERM" | "SIGKILL"): void {
+  const targets = pids.filter((p) => Number.isInteger(p) && p > 1 && p !== Deno.pid);
+  if (targets.length === 0) return;
+  const rest: number[] = [];
+  for (const pid of targets) {
+    if (directKill === false) {
+      rest.push(pid);
+      continue;
+    }
+    try {
+      Deno.kill(pid, signal);
+      directKill = true;
+    } catch (err) {
+      if (!isDenied(err)) continue; // ESRCH
+      directKill = false;
+      rest.push(pid);
+    }
+  }
+  if (rest.length) bashOutputSync(`kill -${signal.slice(3)} ${rest.join(" ")} 2>/dev/null`);
+}
+
+/** A task marker that may go into a shell command line and a file search. */
+const SAFE_MARKER = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Live processes (Linux) whose environment carries {@link TASK_MARKER_ENV}
+ * set to `marker`: a command's processes that left its group and session.
+ * Empty elsewhere, and for a marker that is not a plain word.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { processesWithMarker } from "./process_group.ts";
+ * assert.deepEqual(processesWithMarker("no-such-marker-0"), []);
+ * ```
+ */
+export function processesWithMarker(marker: string): number[] {
+  if (Deno.build.os !== "linux" || !SAFE_MARKER.test(marker)) return [];
+  const needle = `${TASK_MARKER_ENV}=${marker}`;
+  const live = new Set(processTable().filter(isLive).map((p) => p.pid));
+  if (directProc !== false) {
+    try {
+      const found: number[] = [];
+      for (const pid of live) {
+        if (pid === Deno.pid) continue;
+        try {
+          const env = Deno.readTextFileSync(`/proc/${pid}/environ`);
+          if (env.startsWith(`${needle}\0`) || env.includes(`\0${needle}\0`) || env === needle) found.push(pid);
+        } catch (err) {
+          if (isDenied(err) && !(err instanceof Deno.errors.PermissionDenied)) throw err;
+          // ended meanwhile, or another user's
+        }
+      }
+      return found;
+    } catch (err) {
+      if (!isDenied(err)) return [];
+      directProc = false;
+    }
+  }
+  const text = bashOutputSync(`grep -lzx -- '${needle}' /proc/[0-9]*/environ 2>/dev/null`);
+  return text.split("\n").map((l) => Number(/^\/proc\/(\d+)\/environ$/.exec(l)?.[1])).filter((p) =>
+    live.has(p) && p !== Deno.pid
+  );
+}
+
 /** Options of {@link terminateGroups}. */
 export interface TerminateOptions {
   /** Time between SIGTERM and SIGKILL (ms). Default {@link DEFAULT_GRACE_MS}. */
@@ -256,55 +354,80 @@ export const DEFAULT_GRACE_MS = 2000;
 /** How long to wait for SIGKILL to take effect before giving up (ms). */
 const KILL_WAIT_MS = 2000;
 
-function aliveRefs(refs: readonly GroupRef[]): GroupRef[] {
-  return refs.filter((r) => groupState(r) === "ours");
+/** How {@link terminate} finds out whether a target still runs and signals it. */
+export interface Terminator<R> {
+  /** Whether `ref` still has a live process that is ours. */
+  alive(ref: R): boolean;
+  /** Sends `signal` to every process of `ref`. */
+  signal(ref: R, signal: "SIGTERM" | "SIGKILL"): void;
 }
 
+const groups: Terminator<GroupRef> = {
+  alive: (r) => groupState(r) === "ours",
+  signal: (r, sig) => signalGroup(r.pgid, sig),
+};
+
 /**
- * Stops groups: SIGTERM, then SIGKILL to those still alive after the grace
- * period. Only groups that are still ours are signalled. Resolves when every
- * group is gone (or SIGKILL had `KILL_WAIT_MS` to work); returns the groups
- * that needed SIGKILL.
+ * Stops targets: SIGTERM, then SIGKILL to those still alive after the grace
+ * period (sent again at each look, so that processes forked meanwhile get it
+ * too). Only targets that are still alive and ours are signalled. Resolves when
+ * every target is gone (or SIGKILL had `KILL_WAIT_MS` to work); returns the
+ * targets that needed SIGKILL.
  */
-export async function terminateGroups(
-  refs: readonly GroupRef[],
+export async function terminate<R>(
+  refs: readonly R[],
+  how: Terminator<R>,
   options: TerminateOptions = {},
-): Promise<GroupRef[]> {
+): Promise<R[]> {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const pollMs = options.pollMs ?? 25;
-  let alive = aliveRefs(refs);
-  alive.forEach((r) => signalGroup(r.pgid, "SIGTERM"));
-  const waitGone = async (ms: number) => {
+  let alive = refs.filter((r) => how.alive(r));
+  alive.forEach((r) => how.signal(r, "SIGTERM"));
+  const waitGone = async (ms: number, again?: "SIGKILL") => {
     const end = Date.now() + ms;
     while (alive.length > 0 && Date.now() < end) {
       await new Promise((r) => setTimeout(r, pollMs));
-      alive = aliveRefs(alive);
+      alive = alive.filter((r) => how.alive(r));
+      if (again) alive.forEach((r) => how.signal(r, again));
     }
   };
   await waitGone(graceMs);
   const killed = [...alive];
-  alive.forEach((r) => signalGroup(r.pgid, "SIGKILL"));
-  await waitGone(KILL_WAIT_MS);
+  alive.forEach((r) => how.signal(r, "SIGKILL"));
+  await waitGone(KILL_WAIT_MS, "SIGKILL");
   return killed;
 }
 
-/** Like {@link terminateGroups}, blocking: for `unload` handlers and start-up reaping. */
-export function terminateGroupsSync(refs: readonly GroupRef[], options: TerminateOptions = {}): GroupRef[] {
+/** Like {@link terminate}, blocking: for `unload` handlers and start-up reaping. */
+export function terminateSync<R>(refs: readonly R[], how: Terminator<R>, options: TerminateOptions = {}): R[] {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const pollMs = options.pollMs ?? 10;
   const cell = new Int32Array(new SharedArrayBuffer(4));
-  let alive = aliveRefs(refs);
-  alive.forEach((r) => signalGroup(r.pgid, "SIGTERM"));
-  const waitGone = (ms: number) => {
+  let alive = refs.filter((r) => how.alive(r));
+  alive.forEach((r) => how.signal(r, "SIGTERM"));
+  const waitGone = (ms: number, again?: "SIGKILL") => {
     const end = Date.now() + ms;
     while (alive.length > 0 && Date.now() < end) {
       Atomics.wait(cell, 0, 0, pollMs);
-      alive = aliveRefs(alive);
+      alive = alive.filter((r) => how.alive(r));
+      if (again) alive.forEach((r) => how.signal(r, again));
     }
   };
   waitGone(graceMs);
   const killed = [...alive];
-  alive.forEach((r) => signalGroup(r.pgid, "SIGKILL"));
-  waitGone(KILL_WAIT_MS);
+  alive.forEach((r) => how.signal(r, "SIGKILL"));
+  waitGone(KILL_WAIT_MS, "SIGKILL");
   return killed;
+}
+
+/**
+ * Stops process groups with {@link terminate}: the whole group gets each signal.
+ */
+export function terminateGroups(refs: readonly GroupRef[], options: TerminateOptions = {}): Promise<GroupRef[]> {
+  return terminate(refs, groups, options);
+}
+
+/** Like {@link terminateGroups}, blocking: for `unload` handlers and start-up reaping. */
+export function terminateGroupsSync(refs: readonly GroupRef[], options: TerminateOptions = {}): GroupRef[] {
+  return terminateSync(refs, groups, options);
 }

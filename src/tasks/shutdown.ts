@@ -8,7 +8,20 @@
 import type { Session } from "../session/session.ts";
 import { existingGroups } from "./tracker.ts";
 
-/** Options of {@link installShutdownHandlers}. */
+/**
+ * Options of {@link installShutdownHandlers}.
+ *
+ * @example
+ * ```ts
+ * import { createRuntime } from "../../mod.ts";
+ * import { installShutdownHandlers, type ShutdownOptions } from "./shutdown.ts";
+ * await using rt = createRuntime({ roots: [Deno.cwd()], tools: [] });
+ * const controller = new AbortController();
+ * const options: ShutdownOptions = { signals: [], exit: false, signal: controller.signal };
+ * const remove = installShutdownHandlers(rt, options);
+ * remove();
+ * ```
+ */
 export interface ShutdownOptions {
   /** Signals to handle. Default SIGINT, SIGTERM and SIGHUP. */
   signals?: readonly Deno.Signal[];

@@ -1,14 +1,15 @@
 /**
- * The process groups one session started, mirrored to the on-disk ledger,
- * and killed when the session closes (or, synchronously, when the process
- * exits). Foreground commands whose background children outlive them stay
- * tracked here until their group is gone.
+ * The commands one session started, mirrored to the on-disk ledger, and
+ * killed with all they started (`stop.ts`) when the session closes (or,
+ * synchronously, when the process exits). A command stays tracked until
+ * nothing of it runs.
  *
  * @module
  */
 import type { Session } from "../session/session.ts";
 import { Ledger, type LedgerEntry } from "./ledger.ts";
-import { DEFAULT_GRACE_MS, groupState, terminateGroups, terminateGroupsSync } from "./process_group.ts";
+import { DEFAULT_GRACE_MS } from "./process_group.ts";
+import { commandState, stopCommands, stopCommandsSync } from "./stop.ts";
 
 /** How to wait for, and give up on, the output readers of a group. */
 export interface GroupReaders {
@@ -32,6 +33,7 @@ export interface TrackerOptions {
 export class GroupTracker {
   #entries = new Map<string, LedgerEntry>();
   #readers = new Map<string, GroupReaders>();
+  #stopping = new Map<string, Promise<void>>();
   #ledger: Ledger | undefined;
   #graceMs: number;
   #closed = false;
@@ -89,7 +91,7 @@ export class GroupTracker {
   prune(): number {
     if (this.#entries.size === 0) return 0;
     for (const e of this.list()) {
-      if (!this.#readers.has(e.id) && groupState(e) !== "ours") this.remove(e.id);
+      if (!this.#readers.has(e.id) && commandState(e) !== "ours") this.remove(e.id);
     }
     return this.#entries.size;
   }
@@ -103,25 +105,35 @@ export class GroupTracker {
   forgetIfGone(id: string): boolean {
     const e = this.#entries.get(id);
     if (!e) return false;
-    if (groupState(e) === "ours") return true;
+    if (commandState(e) === "ours") return true;
     this.remove(id);
     return false;
   }
 
-  /** Stops group `id` (SIGTERM, grace, SIGKILL) and waits for its readers. */
-  async stop(id: string): Promise<void> {
+  /**
+   * Stops command `id` and all it started (SIGTERM, grace, SIGKILL) and waits
+   * for its readers. Concurrent calls share one stop.
+   */
+  stop(id: string): Promise<void> {
     const e = this.#entries.get(id);
-    if (!e) return;
-    await terminateGroups([e], { graceMs: this.#graceMs });
-    await this.#finishReaders([id]);
-    this.remove(id);
+    if (!e) return Promise.resolve();
+    let stopping = this.#stopping.get(id);
+    if (!stopping) {
+      stopping = (async () => {
+        await stopCommands([e], { graceMs: this.#graceMs });
+        await this.#finishReaders([id]);
+        this.remove(id);
+      })().finally(() => this.#stopping.delete(id));
+      this.#stopping.set(id, stopping);
+    }
+    return stopping;
   }
 
   /** Stops every group and waits for their readers; no new group may start after. */
   async killAll(): Promise<void> {
     this.#closed = true;
     const all = this.list();
-    if (all.length) await terminateGroups(all, { graceMs: this.#graceMs });
+    if (all.length) await stopCommands(all, { graceMs: this.#graceMs });
     await this.#finishReaders([...this.#readers.keys()]);
     for (const e of all) this.remove(e.id);
   }
@@ -146,7 +158,7 @@ export class GroupTracker {
     this.#closed = true;
     const all = this.list();
     if (all.length === 0) return;
-    terminateGroupsSync(all, { graceMs });
+    stopCommandsSync(all, { graceMs });
     for (const e of all) this.remove(e.id);
   }
 }

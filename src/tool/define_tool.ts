@@ -4,24 +4,40 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { ZodType } from "./_zod_types.ts";
+import { isSideEffect, SIDE_EFFECTS, type SideEffect } from "../permissions/side_effect.ts";
 import type { Session } from "../session/session.ts";
 
-/** Side-effect classes, from harmless to most powerful. */
-export const SIDE_EFFECTS = [
-  "None",
-  "ReadOnly",
-  "Mutating",
-  "Execute",
-  "Network",
-  "Blocking",
-  "Spawns",
-] as const;
+// the classes live in a leaf below the session; importers of this module keep finding them here
+export { isReadOnly, SIDE_EFFECTS, type SideEffect } from "../permissions/side_effect.ts";
 
-/** One of {@link SIDE_EFFECTS}. */
-export type SideEffect = typeof SIDE_EFFECTS[number];
-
-/** Image content a tool can return alongside its text. */
+/**
+ * Image content a tool can return alongside its text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { defineTool, runTool, ToolRegistry } from "../../mod.ts";
+ * const pixel = defineTool({
+ *   name: "Pixel",
+ *   description: "Returns a one-pixel PNG",
+ *   sideEffect: "None",
+ *   input: z.strictObject({}),
+ *   execute: () =>
+ *     Promise.resolve({
+ *       text: "A 1x1 PNG",
+ *       images: [{
+ *         mediaType: "image/png",
+ *         data:
+ *           "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+ *       }],
+ *     }),
+ * });
+ * const r = await runTool(new ToolRegistry([pixel]), { name: "Pixel", input: {} });
+ * assert.equal(r.images?.[0].mediaType, "image/png");
+ * ```
+ */
 export interface ImageContent {
   /** Base64-encoded bytes. */
   data: string;
@@ -29,7 +45,32 @@ export interface ImageContent {
   mediaType: string;
 }
 
-/** What `execute` returns: text for the model and a typed object for code. */
+/**
+ * What `execute` returns: text for the model and a typed object for code.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { defineTool, runTool, ToolRegistry } from "../../mod.ts";
+ * const count = defineTool({
+ *   name: "CountWords",
+ *   description: "Counts the words of a text",
+ *   sideEffect: "None",
+ *   input: z.strictObject({ text: z.string().describe("The text") }),
+ *   execute: (input) => {
+ *     const words = input.text.split(/\s+/).filter(Boolean).length;
+ *     return Promise.resolve({ text: `${words} words`, data: { words } });
+ *   },
+ * });
+ * const r = await runTool(new ToolRegistry([count]), {
+ *   name: "CountWords",
+ *   input: { text: "one two three" },
+ * });
+ * assert.equal(r.text, "3 words");
+ * assert.deepEqual(r.data, { words: 3 });
+ * ```
+ */
 export interface ToolOutput<S = unknown> {
   /** Text for the model. */
   text: string;
@@ -39,7 +80,26 @@ export interface ToolOutput<S = unknown> {
   images?: ImageContent[];
 }
 
-/** Everything a tool may touch, injected so tests can pass fakes. */
+/**
+ * Everything a tool may touch, injected so tests can pass fakes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { defineTool, runTool, Session, ToolRegistry } from "../../mod.ts";
+ * const where = defineTool({
+ *   name: "Where",
+ *   description: "Says where the session works",
+ *   sideEffect: "None",
+ *   input: z.strictObject({}),
+ *   execute: (_input, ctx) => Promise.resolve(`${ctx.cwd} (${ctx.roots.length} root)`),
+ * });
+ * await using session = new Session({ roots: ["/work/project"] });
+ * const r = await runTool(new ToolRegistry([where]), { name: "Where", input: {} }, { session });
+ * assert.equal(r.text, "/work/project (1 root)");
+ * ```
+ */
 export interface ToolContext {
   /** The session's working directory (absolute). */
   readonly cwd: string;
@@ -61,7 +121,26 @@ export interface ToolContext {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/** A tool definition, as registered. */
+/**
+ * A tool definition, as registered.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { defineTool, type Tool } from "../../mod.ts";
+ * const shout: Tool<{ text: string }, string> = defineTool({
+ *   name: "Shout",
+ *   description: "Upper-cases a text",
+ *   sideEffect: "None",
+ *   input: z.strictObject({ text: z.string().describe("The text") }),
+ *   execute: (input) => Promise.resolve({ text: input.text.toUpperCase(), data: input.text.toUpperCase() }),
+ *   summarize: (input) => input.text,
+ * });
+ * assert.equal(shout.summarize?.({ text: "hi" }), "hi");
+ * assert.ok(shout.input.safeParse({ text: "hi" }).success);
+ * ```
+ */
 // deno-lint-ignore no-explicit-any
 export interface Tool<I = any, S = unknown> {
   /** Wire name, PascalCase for built-ins (`WebFetch`), `mcp__server__tool` for MCP. */
@@ -71,7 +150,7 @@ export interface Tool<I = any, S = unknown> {
   /** Side-effect class: drives permissions and Deno flags. */
   readonly sideEffect: SideEffect;
   /** Input schema (a Zod strict object for built-ins). */
-  readonly input: z.ZodType<I>;
+  readonly input: ZodType<I>;
   /** Runs the tool. Throw typed errors; the runner turns them into results. */
   readonly execute: (input: I, ctx: ToolContext) => Promise<ToolOutput<S> | string>;
   /** Cap on the text given to the model before truncation (characters). */
@@ -93,7 +172,24 @@ export interface Tool<I = any, S = unknown> {
   readonly sideEffectOf?: (input: I) => SideEffect;
 }
 
-/** The options {@link defineTool} takes. */
+/**
+ * The options {@link defineTool} takes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { defineTool, type ToolSpec } from "../../mod.ts";
+ * const spec: ToolSpec<{ n: number }, number> = {
+ *   name: "Double",
+ *   description: "Doubles a number",
+ *   sideEffect: "None",
+ *   input: z.strictObject({ n: z.number().describe("The number") }),
+ *   execute: (input) => Promise.resolve({ text: String(input.n * 2), data: input.n * 2 }),
+ * };
+ * assert.equal(defineTool(spec).name, "Double");
+ * ```
+ */
 export type ToolSpec<I, S> = Tool<I, S>;
 
 /**
@@ -101,6 +197,7 @@ export type ToolSpec<I, S> = Tool<I, S>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { defineTool } from "./define_tool.ts";
  * const echo = defineTool({
@@ -110,7 +207,7 @@ export type ToolSpec<I, S> = Tool<I, S>;
  *   input: z.strictObject({ text: z.string().describe("What to repeat") }),
  *   execute: (input) => Promise.resolve(input.text),
  * });
- * console.assert(echo.name === "Echo");
+ * assert.equal(echo.name, "Echo");
  * ```
  */
 export function defineTool<I, S = unknown>(spec: ToolSpec<I, S>): Tool<I, S> {
@@ -119,7 +216,7 @@ export function defineTool<I, S = unknown>(spec: ToolSpec<I, S>): Tool<I, S> {
       `Invalid tool name "${spec.name}": use 1 to 64 characters from [a-zA-Z0-9_-]`,
     );
   }
-  if (!(SIDE_EFFECTS as readonly string[]).includes(spec.sideEffect)) {
+  if (!isSideEffect(spec.sideEffect)) {
     throw new TypeError(
       `Invalid side effect "${spec.sideEffect}" for tool "${spec.name}": use one of ${
         SIDE_EFFECTS.join(", ")
@@ -127,9 +224,4 @@ export function defineTool<I, S = unknown>(spec: ToolSpec<I, S>): Tool<I, S> {
     );
   }
   return Object.freeze({ ...spec });
-}
-
-/** True for classes that only read: safe to run in parallel and in plan mode. */
-export function isReadOnly(sideEffect: SideEffect): boolean {
-  return sideEffect === "None" || sideEffect === "ReadOnly";
 }

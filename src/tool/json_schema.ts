@@ -5,8 +5,20 @@
  * @module
  */
 import { z } from "zod";
+import type { ZodType } from "./_zod_types.ts";
 
-/** A JSON Schema object. */
+/**
+ * A JSON Schema object.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { type JsonSchema, toJsonSchema } from "./json_schema.ts";
+ * const schema: JsonSchema = toJsonSchema(z.strictObject({ path: z.string() }));
+ * assert.deepEqual(schema.required, ["path"]);
+ * ```
+ */
 export type JsonSchema = Record<string, unknown>;
 
 /**
@@ -15,13 +27,15 @@ export type JsonSchema = Record<string, unknown>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
+ * import type { ZodType } from "./_zod_types.ts";
  * import { toJsonSchema } from "./json_schema.ts";
  * const s = toJsonSchema(z.strictObject({ n: z.number().int().describe("A count") }));
- * console.assert(!("$schema" in s) && (s.properties as any).n.type === "integer");
+ * assert.ok(!("$schema" in s) && (s.properties as any).n.type === "integer");
  * ```
  */
-export function toJsonSchema(schema: z.ZodType): JsonSchema {
+export function toJsonSchema(schema: ZodType): JsonSchema {
   const raw = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
   return compact(raw) as JsonSchema;
 }

@@ -10,11 +10,15 @@ import type { ToolMiddleware } from "./hooks.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loggingMiddleware } from "./middleware.ts";
  * const lines: string[] = [];
  * const mw = loggingMiddleware((l) => lines.push(l));
- * await mw({ name: "X", input: {} }, () => Promise.resolve({ id: "1", tool: "X", ok: true, text: "", elapsedMs: 1 }));
- * console.assert(lines.length === 2);
+ * await mw(
+ *   { name: "X", input: {} },
+ *   () => Promise.resolve({ id: "1", tool: "X", ok: true, text: "", elapsedMs: 1 }),
+ * );
+ * assert.equal(lines.length, 2);
  * ```
  */
 export function loggingMiddleware(log: (line: string) => void): ToolMiddleware {
@@ -35,10 +39,13 @@ export function loggingMiddleware(log: (line: string) => void): ToolMiddleware {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { denyListMiddleware } from "./middleware.ts";
  * const mw = denyListMiddleware(["Bash"]);
- * const r = await mw({ name: "Bash", input: {} }, () => { throw new Error("must not run"); });
- * console.assert(r.text.startsWith("Error: "));
+ * const r = await mw({ name: "Bash", input: {} }, () => {
+ *   throw new Error("must not run");
+ * });
+ * assert.ok(r.text.startsWith("Error: "));
  * ```
  */
 export function denyListMiddleware(names: readonly string[]): ToolMiddleware {

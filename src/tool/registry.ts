@@ -8,8 +8,18 @@ import { z } from "zod";
 import { ToolNotFoundError } from "../errors.ts";
 import { defineTool, isReadOnly, type SideEffect, type Tool, type ToolContext } from "./define_tool.ts";
 import { type JsonSchema, toJsonSchema } from "./json_schema.ts";
+import type { ZodType } from "./_zod_types.ts";
 
-/** Old and alternative names accepted on input, mapped to the canonical name. */
+/**
+ * Old and alternative names accepted on input, mapped to the canonical name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TOOL_ALIASES } from "./registry.ts";
+ * assert.equal(TOOL_ALIASES.KillShell, "TaskStop");
+ * ```
+ */
 export const TOOL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   Task: "Agent",
   KillShell: "TaskStop",
@@ -19,7 +29,26 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   ReadMcpResourceTool: "ReadMcpResource",
 });
 
-/** An OpenAI chat-completions tool definition. */
+/**
+ * An OpenAI chat-completions tool definition.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { defineTool, type ToolDefinition, ToolRegistry } from "../../mod.ts";
+ * const registry = new ToolRegistry([defineTool({
+ *   name: "Ping",
+ *   description: "Answers pong",
+ *   sideEffect: "None",
+ *   input: z.strictObject({}),
+ *   execute: () => Promise.resolve("pong"),
+ * })]);
+ * const [definition]: ToolDefinition[] = registry.definitions();
+ * assert.equal(definition.function.name, "Ping");
+ * assert.equal(definition.function.parameters.type, "object");
+ * ```
+ */
 export interface ToolDefinition {
   /** Always `function`. */
   type: "function";
@@ -34,7 +63,19 @@ export interface ToolDefinition {
   };
 }
 
-/** Filters for {@link ToolRegistry.view}. */
+/**
+ * Filters for {@link ToolRegistry.view}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { builtinTools, ToolRegistry, type ViewFilter } from "../../mod.ts";
+ * const readOnly: ViewFilter = { readOnly: true };
+ * const view = new ToolRegistry(builtinTools()).view(readOnly);
+ * assert.ok(view.names().includes("Read"));
+ * assert.ok(!view.names().includes("Bash"));
+ * ```
+ */
 export interface ViewFilter {
   /** Keep only None and ReadOnly tools. */
   readOnly?: boolean;
@@ -55,14 +96,18 @@ const DANGEROUS: readonly SideEffect[] = ["Mutating", "Execute", "Network", "Spa
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { defineTool, ToolRegistry } from "../../mod.ts";
  * const reg = new ToolRegistry();
  * reg.register(defineTool({
- *   name: "Ping", description: "Answers pong", sideEffect: "None",
- *   input: z.strictObject({}), execute: () => Promise.resolve("pong"),
+ *   name: "Ping",
+ *   description: "Answers pong",
+ *   sideEffect: "None",
+ *   input: z.strictObject({}),
+ *   execute: () => Promise.resolve("pong"),
  * }));
- * console.assert(reg.definitions()[0].function.name === "Ping");
+ * assert.equal(reg.definitions()[0].function.name, "Ping");
  * ```
  */
 export class ToolRegistry {
@@ -259,14 +304,30 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** A tool in the AI SDK's shape (a record keyed by name). */
+/**
+ * A tool in the AI SDK's shape (a record keyed by name).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { type AiSdkToolLike, fromAiSdkTools } from "./registry.ts";
+ * const weather: AiSdkToolLike = {
+ *   description: "The weather in a city",
+ *   inputSchema: z.object({ city: z.string() }),
+ *   execute: (input: { city: string }) => Promise.resolve({ city: input.city, celsius: 21 }),
+ * };
+ * const [tool] = fromAiSdkTools({ weather }, "Network");
+ * assert.equal(tool.name, "weather");
+ * ```
+ */
 export interface AiSdkToolLike {
   /** Description. */
   description?: string;
   /** Zod input schema (`inputSchema` in AI SDK 5, `parameters` before). */
-  inputSchema?: z.ZodType;
+  inputSchema?: ZodType;
   /** Zod input schema, older name. */
-  parameters?: z.ZodType;
+  parameters?: ZodType;
   /** The function. */
   execute?: (input: never, options: { abortSignal?: AbortSignal; toolCallId: string }) => unknown;
 }
@@ -277,11 +338,17 @@ export interface AiSdkToolLike {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { fromAiSdkTools } from "./registry.ts";
- * const [t] = fromAiSdkTools({ add: { description: "Adds", inputSchema: z.object({ a: z.number() }),
- *   execute: (i: { a: number }) => i.a + 1 } }, "None");
- * console.assert(t.name === "add");
+ * const [t] = fromAiSdkTools({
+ *   add: {
+ *     description: "Adds",
+ *     inputSchema: z.object({ a: z.number() }),
+ *     execute: (i: { a: number }) => i.a + 1,
+ *   },
+ * }, "None");
+ * assert.equal(t.name, "add");
  * ```
  */
 export function fromAiSdkTools(record: Record<string, AiSdkToolLike>, sideEffect: SideEffect): Tool[] {
@@ -301,19 +368,53 @@ export function fromAiSdkTools(record: Record<string, AiSdkToolLike>, sideEffect
   });
 }
 
-/** A tool in LangChain's shape (an object carrying its name). */
+/**
+ * A tool in LangChain's shape (an object carrying its name).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { fromLangChainTools, type LangChainToolLike } from "./registry.ts";
+ * const upper: LangChainToolLike = {
+ *   name: "upper",
+ *   description: "Upper-cases a text",
+ *   schema: z.object({ text: z.string() }),
+ *   invoke: (input: { text: string }) => input.text.toUpperCase(),
+ * };
+ * assert.equal(fromLangChainTools([upper], "None")[0].sideEffect, "None");
+ * ```
+ */
 export interface LangChainToolLike {
   /** Name. */
   name: string;
   /** Description. */
   description: string;
   /** Zod input schema. */
-  schema: z.ZodType;
+  schema: ZodType;
   /** Runs the tool. */
   invoke: (input: never, config?: { signal?: AbortSignal }) => unknown;
 }
 
-/** Adapts LangChain-style tools (`{name, description, schema, invoke}`). */
+/**
+ * Adapts LangChain-style tools (`{name, description, schema, invoke}`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { runTool, ToolRegistry } from "../../mod.ts";
+ * import { fromLangChainTools } from "./registry.ts";
+ * const tools = fromLangChainTools([{
+ *   name: "upper",
+ *   description: "Upper-cases a text",
+ *   schema: z.object({ text: z.string() }),
+ *   invoke: (input: { text: string }) => input.text.toUpperCase(),
+ * }], "None");
+ * const r = await runTool(new ToolRegistry(tools), { name: "upper", input: { text: "hi" } });
+ * assert.equal(r.text, "HI");
+ * ```
+ */
 export function fromLangChainTools(tools: readonly LangChainToolLike[], sideEffect: SideEffect): Tool[] {
   return tools.map((t) =>
     defineTool({

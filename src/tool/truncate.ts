@@ -5,10 +5,35 @@
  * @module
  */
 
-/** Default cap on the text one call gives the model (characters). */
+/**
+ * Default cap on the text one call gives the model (characters).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from "./truncate.ts";
+ * const cut = truncateOutput(
+ *   "x".repeat(DEFAULT_MAX_OUTPUT_CHARS + 1),
+ *   DEFAULT_MAX_OUTPUT_CHARS,
+ *   () => "/tmp/full.txt",
+ * );
+ * assert.ok(cut.text.length <= DEFAULT_MAX_OUTPUT_CHARS);
+ * ```
+ */
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
 
-/** What truncation did. */
+/**
+ * What truncation did.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { truncateOutput, type Truncation } from "./truncate.ts";
+ * const cut: Truncation = truncateOutput("x".repeat(5000), 1000, () => "/tmp/full-output.txt");
+ * assert.equal(cut.truncated?.originalChars, 5000);
+ * assert.equal(cut.truncated?.fullOutputPath, "/tmp/full-output.txt");
+ * ```
+ */
 export interface Truncation {
   /** The text for the model (unchanged when under the cap). */
   text: string;
@@ -26,9 +51,10 @@ export interface Truncation {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { truncateOutput } from "./truncate.ts";
  * const r = truncateOutput("x".repeat(100), 40, () => "/tmp/full.txt");
- * console.assert(r.truncated?.fullOutputPath === "/tmp/full.txt" && r.text.includes("/tmp/full.txt"));
+ * assert.ok(r.truncated?.fullOutputPath === "/tmp/full.txt" && r.text.includes("/tmp/full.txt"));
  * ```
  */
 export function truncateOutput(text: string, maxChars: number, save: (full: string) => string): Truncation {

@@ -20,12 +20,39 @@ import type { ChatMessage, ModelClient } from "../loop/client.ts";
 import { addUsage, type AgentEvent, emptyUsage, type Usage } from "../loop/events.ts";
 import type { RetryOptions } from "../loop/retry.ts";
 
-/** Turns a sub-agent may take when the call does not say. */
+/**
+ * Turns a sub-agent may take when the call does not say.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_AGENT_MAX_TURNS } from "./agent.ts";
+ * assert.equal(DEFAULT_AGENT_MAX_TURNS, 30);
+ * ```
+ */
 export const DEFAULT_AGENT_MAX_TURNS = 30;
 /** Time limit of a foreground Agent call (ms). */
 export const AGENT_TIMEOUT_MS = 1_800_000;
 
-/** Options of {@link agentTool}. */
+/**
+ * Options of {@link agentTool}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createModelClient, createRuntime } from "../../mod.ts";
+ * import { agentTool, type AgentToolOptions } from "./agent.ts";
+ * await using rt = createRuntime({ roots: [Deno.cwd()] });
+ * const options: AgentToolOptions = {
+ *   client: createModelClient({ baseUrl: "http://127.0.0.1:11434/v1" }),
+ *   model: "qwen3",
+ *   registry: () => rt.registry,
+ *   runOptions: () => rt.runOptions,
+ *   maxTurns: 20,
+ * };
+ * assert.equal(agentTool(options).name, "Agent");
+ * ```
+ */
 export interface AgentToolOptions {
   /** The endpoint sub-agents use. */
   client: ModelClient;
@@ -48,7 +75,29 @@ export interface AgentToolOptions {
   retry?: Omit<RetryOptions, "signal" | "onRetry" | "canRetry">;
 }
 
-/** What the Agent tool returns as data. */
+/**
+ * What the Agent tool returns as data.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AgentToolData } from "./agent.ts";
+ * const data: AgentToolData = {
+ *   agentId: "a1b2c3d4",
+ *   status: "completed",
+ *   text: "The tests pass",
+ *   usage: {
+ *     promptTokens: 900,
+ *     completionTokens: 100,
+ *     totalTokens: 1000,
+ *     requests: 3,
+ *     toolCalls: 2,
+ *     durationMs: 4200,
+ *   },
+ * };
+ * assert.equal(data.usage.totalTokens, 1000);
+ * ```
+ */
 export interface AgentToolData {
   /** The agent id (use with `resume`, and with TaskOutput when in the background). */
   agentId: string;
@@ -80,12 +129,15 @@ function agentRecords(session: Session): Map<string, AgentRecord> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createModelClient } from "../loop/client.ts";
  * import { ToolRegistry } from "../tool/registry.ts";
  * import { agentTool } from "./agent.ts";
  * const registry = new ToolRegistry();
- * registry.register(agentTool({ client: createModelClient({ baseUrl: "http://127.0.0.1:1/v1" }), model: "m", registry }));
- * console.assert(registry.has("Task"));
+ * registry.register(
+ *   agentTool({ client: createModelClient({ baseUrl: "http://127.0.0.1:1/v1" }), model: "m", registry }),
+ * );
+ * assert.ok(registry.has("Task"));
  * ```
  */
 export function agentTool(options: AgentToolOptions): Tool {

@@ -49,7 +49,27 @@ const question = z.strictObject({
   multiSelect: z.boolean().default(false).describe("Let the user pick several options. Default false"),
 });
 
-/** Input of AskUserQuestion (after defaults). */
+/**
+ * Input of AskUserQuestion (after defaults).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type AskUserQuestionInput, createAskUserQuestionTool } from "./ask_user_question.ts";
+ * const input: AskUserQuestionInput = {
+ *   questions: [{
+ *     question: "Which database?",
+ *     header: "Database",
+ *     options: [{ label: "Postgres", description: "Relational" }, {
+ *       label: "SQLite",
+ *       description: "One file",
+ *     }],
+ *     multiSelect: false,
+ *   }],
+ * };
+ * assert.ok(createAskUserQuestionTool().input.safeParse(input).success);
+ * ```
+ */
 export interface AskUserQuestionInput {
   /** 1 to 4 questions. */
   questions: Question[];
@@ -81,7 +101,33 @@ const input: z.ZodType<AskUserQuestionInput> = z.strictObject({
 
 type Input = AskUserQuestionInput;
 
-/** Structured result of AskUserQuestion. */
+/**
+ * Structured result of AskUserQuestion.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, ToolRegistry } from "../../mod.ts";
+ * import { type AskUserQuestionResult, createAskUserQuestionTool } from "./ask_user_question.ts";
+ * const tool = createAskUserQuestionTool({
+ *   askUser: (qs) => Promise.resolve({ [qs[0].question]: "SQLite" }),
+ * });
+ * const r = await runTool(new ToolRegistry([tool]), {
+ *   name: "AskUserQuestion",
+ *   input: {
+ *     questions: [{
+ *       question: "Which database?",
+ *       header: "Database",
+ *       options: [{ label: "Postgres", description: "Relational" }, {
+ *         label: "SQLite",
+ *         description: "One file",
+ *       }],
+ *     }],
+ *   },
+ * });
+ * assert.equal((r.data as AskUserQuestionResult).answers["Which database?"], "SQLite");
+ * ```
+ */
 export interface AskUserQuestionResult {
   /** The questions as asked. */
   questions: Question[];
@@ -95,19 +141,26 @@ export interface AskUserQuestionResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runTool, ToolRegistry } from "../../mod.ts";
  * import { createAskUserQuestionTool } from "./ask_user_question.ts";
  * const tool = createAskUserQuestionTool({ askUser: (qs) => Promise.resolve({ [qs[0].question]: "Yes" }) });
- * const r = await runTool(new ToolRegistry([tool]), { name: "AskUserQuestion", input: { questions: [{
- *   question: "Go on?", header: "Confirm",
- *   options: [{ label: "Yes", description: "Continue" }, { label: "No", description: "Stop" }],
- * }] } });
- * console.assert(r.ok && r.text.includes('"Go on?" = "Yes"'));
+ * const r = await runTool(new ToolRegistry([tool]), {
+ *   name: "AskUserQuestion",
+ *   input: {
+ *     questions: [{
+ *       question: "Go on?",
+ *       header: "Confirm",
+ *       options: [{ label: "Yes", description: "Continue" }, { label: "No", description: "Stop" }],
+ *     }],
+ *   },
+ * });
+ * assert.ok(r.ok && r.text.includes('"Go on?" = "Yes"'));
  * ```
  */
 export function createAskUserQuestionTool(
   options: InteractionOptions = {},
-): Tool<Input, AskUserQuestionResult> {
+): Tool<AskUserQuestionInput, AskUserQuestionResult> {
   return defineTool({
     name: "AskUserQuestion",
     description: "Asks the user 1 to 4 multiple-choice questions and waits for the answers. Use it when a " +

@@ -9,11 +9,14 @@
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
-import type { Session } from "../session/session.ts";
+import { sessionConfig } from "../session/config.ts";
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "../permissions/modes.ts";
 import { loadSettings, saveSettings, type Settings, settingsPath } from "../session/settings.ts";
 import { resolveSafePath } from "../session/workspace.ts";
 import { planState } from "./exit_plan_mode.ts";
+
+// the session's config state lives below the tools (the agent loop reads it); importers find it here too
+export { sessionConfig } from "../session/config.ts";
 
 /** A setting's value as the tool takes it. */
 type Raw = string | boolean | number;
@@ -83,30 +86,22 @@ const SETTINGS: Record<string, SettingSpec> = {
   },
 };
 
-/** The settings Config knows, in the order it lists them. */
+/**
+ * The settings Config knows, in the order it lists them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { KNOWN_SETTINGS } from "./config.ts";
+ * assert.ok(KNOWN_SETTINGS.includes("model"));
+ * ```
+ */
 export const KNOWN_SETTINGS: readonly string[] = Object.keys(SETTINGS);
 
 function expected(setting: string, what: string, got: Raw): InvalidInputError {
   return new InvalidInputError(
     `Invalid value for "${setting}": expected ${what}, got ${typeof got} ${JSON.stringify(got)}`,
   );
-}
-
-/**
- * Values set through Config in this session, keyed by setting (`model`,
- * `permissions.defaultMode`…). The agent loop reads `model` here.
- *
- * @example
- * ```ts
- * import { Session } from "../session/session.ts";
- * import { sessionConfig } from "./config.ts";
- * const s = new Session({ roots: [Deno.cwd()] });
- * sessionConfig(s).model = "gpt-4o-mini";
- * console.assert(sessionConfig(s).model === "gpt-4o-mini");
- * ```
- */
-export function sessionConfig(session: Session): Record<string, unknown> {
-  return session.slot("config", () => ({} as Record<string, unknown>));
 }
 
 function getPath(settings: Settings, path: string): unknown {
@@ -129,7 +124,17 @@ function setPath(settings: Settings, path: string, value: unknown): void {
   node[keys[keys.length - 1]] = value;
 }
 
-/** Input of Config. */
+/**
+ * Input of Config.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ConfigInput, configTool } from "./config.ts";
+ * const input: ConfigInput = { setting: "model", value: "gpt-4.1-mini" };
+ * assert.ok(configTool.input.safeParse(input).success);
+ * ```
+ */
 export interface ConfigInput {
   /** The setting's name. */
   setting: string;
@@ -145,7 +150,18 @@ const input: z.ZodType<ConfigInput> = z.strictObject({
 
 type Input = ConfigInput;
 
-/** Structured result of Config: `value` for a read, `previousValue` and `newValue` for a set. */
+/**
+ * Structured result of Config: `value` for a read, `previousValue` and `newValue` for a set.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, ToolRegistry } from "../../mod.ts";
+ * import { type ConfigResult, configTool } from "./config.ts";
+ * const r = await runTool(new ToolRegistry([configTool]), { name: "Config", input: { setting: "model" } });
+ * assert.equal((r.data as ConfigResult).operation, "get");
+ * ```
+ */
 export interface ConfigResult {
   /** Always true in a result; failures are errors. */
   success: true;
@@ -166,16 +182,19 @@ export interface ConfigResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runTool, Session, ToolRegistry } from "../../mod.ts";
  * import { configTool } from "./config.ts";
  * const dir = await Deno.makeTempDir();
  * const session = new Session({ roots: [dir] });
- * const r = await runTool(new ToolRegistry([configTool]), { name: "Config", input: { setting: "model" } }, { session });
- * console.assert(r.ok && r.text.includes("not set"));
+ * const r = await runTool(new ToolRegistry([configTool]), { name: "Config", input: { setting: "model" } }, {
+ *   session,
+ * });
+ * assert.ok(r.ok && r.text.includes("not set"));
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export const configTool: Tool<Input, ConfigResult> = defineTool<Input, ConfigResult>({
+export const configTool: Tool<ConfigInput, ConfigResult> = defineTool<Input, ConfigResult>({
   name: "Config",
   description:
     "Reads or changes a setting of this project. Without `value` it reports the current value; with " +

@@ -29,7 +29,30 @@ export const SNIPPET_CONTEXT_LINES = 3;
 /** Most lines in the result's snippet. */
 export const MAX_SNIPPET_LINES = 40;
 
-/** Structured result of Edit. */
+/**
+ * Structured result of Edit.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../mod.ts";
+ * import { readTool } from "./read/read.ts";
+ * import { type EditData, editTool } from "./edit.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${dir}/a.txt`, "x = 1\nx = 1\n");
+ * await using session = new Session({ roots: [dir], mode: "acceptEdits" });
+ * const registry = new ToolRegistry([readTool, editTool]);
+ * await runTool(registry, { name: "Read", input: { file_path: `${dir}/a.txt` } }, { session });
+ * const r = await runTool(registry, {
+ *   name: "Edit",
+ *   input: { file_path: `${dir}/a.txt`, old_string: "1", new_string: "2", replace_all: true },
+ * }, { session });
+ * const data = r.data as EditData;
+ * assert.equal(data.replacements, 2);
+ * assert.equal(data.startLine, 1);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface EditData {
   /** The path edited (as given, normalised). */
   filePath: string;
@@ -49,7 +72,22 @@ export interface EditData {
   format: TextFormat;
 }
 
-/** Edit's input. */
+/**
+ * Edit's input.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type EditInput, editTool } from "./edit.ts";
+ * const input: EditInput = {
+ *   file_path: "/w/a.ts",
+ *   old_string: "let",
+ *   new_string: "const",
+ *   replace_all: true,
+ * };
+ * assert.ok(editTool.input.safeParse(input).success);
+ * ```
+ */
 export interface EditInput {
   /** Absolute path of the file. */
   file_path: string;
@@ -72,7 +110,30 @@ const input: z.ZodType<EditInput> = z.strictObject({
   ),
 });
 
-/** The Edit tool. */
+/**
+ * The Edit tool.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../mod.ts";
+ * import { readTool } from "./read/read.ts";
+ * import { editTool } from "./edit.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * const file = `${dir}/hello.ts`;
+ * await Deno.writeTextFile(file, 'console.log("hello, world");\n');
+ * await using session = new Session({ roots: [dir] });
+ * const registry = new ToolRegistry([readTool, editTool]);
+ * await runTool(registry, { name: "Read", input: { file_path: file } }, { session });
+ * const r = await runTool(registry, {
+ *   name: "Edit",
+ *   input: { file_path: file, old_string: "world", new_string: "Deno" },
+ * }, { session, approver: () => Promise.resolve(true) });
+ * assert.ok(r.ok);
+ * assert.equal(await Deno.readTextFile(file), 'console.log("hello, Deno");\n');
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export const editTool: Tool<EditInput, EditData> = defineTool<EditInput, EditData>({
   name: "Edit",
   description:

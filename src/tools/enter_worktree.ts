@@ -20,7 +20,23 @@ export const WORKTREE_BRANCH_PREFIX = "worktree-";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** The worktree a session entered (the `worktree` slot). */
+/**
+ * The worktree a session entered (the `worktree` slot).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { WorktreeInfo } from "./enter_worktree.ts";
+ * const info: WorktreeInfo = {
+ *   name: "fix-login",
+ *   path: "/w/.paddock/worktrees/fix-login",
+ *   branch: "paddock/fix-login",
+ *   repoRoot: "/w",
+ *   previousCwd: "/w",
+ * };
+ * assert.ok(info.path.startsWith(info.repoRoot));
+ * ```
+ */
 export interface WorktreeInfo {
   /** The worktree's name. */
   name: string;
@@ -39,16 +55,27 @@ export interface WorktreeInfo {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Session } from "../session/session.ts";
  * import { currentWorktree } from "./enter_worktree.ts";
- * console.assert(currentWorktree(new Session({ roots: [Deno.cwd()] })) === undefined);
+ * assert.equal(currentWorktree(new Session({ roots: [Deno.cwd()] })), undefined);
  * ```
  */
 export function currentWorktree(session: Session): WorktreeInfo | undefined {
   return session.slot<{ info?: WorktreeInfo }>("worktree", () => ({})).info;
 }
 
-/** Input of EnterWorktree. */
+/**
+ * Input of EnterWorktree.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type EnterWorktreeInput, enterWorktreeTool } from "./enter_worktree.ts";
+ * const input: EnterWorktreeInput = { name: "fix-login" };
+ * assert.ok(enterWorktreeTool.input.safeParse(input).success);
+ * ```
+ */
 export interface EnterWorktreeInput {
   /** Name of the worktree; generated when absent. */
   name?: string;
@@ -97,7 +124,22 @@ async function git(args: string[], cwd: string, signal: AbortSignal): Promise<Gi
   return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
 }
 
-/** Structured result of EnterWorktree. */
+/**
+ * Structured result of EnterWorktree.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { EnterWorktreeResult } from "./enter_worktree.ts";
+ * const result: EnterWorktreeResult = {
+ *   name: "fix-login",
+ *   path: "/w/.paddock/worktrees/fix-login",
+ *   branch: "paddock/fix-login",
+ *   repoRoot: "/w",
+ * };
+ * assert.equal(result.branch, "paddock/fix-login");
+ * ```
+ */
 export type EnterWorktreeResult = Omit<WorktreeInfo, "previousCwd">;
 
 /**
@@ -107,11 +149,12 @@ export type EnterWorktreeResult = Omit<WorktreeInfo, "previousCwd">;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { enterWorktreeTool } from "./enter_worktree.ts";
- * console.assert(enterWorktreeTool.programs?.includes("git"));
+ * assert.ok(enterWorktreeTool.programs?.includes("git"));
  * ```
  */
-export const enterWorktreeTool: Tool<Input, EnterWorktreeResult> = defineTool({
+export const enterWorktreeTool: Tool<EnterWorktreeInput, EnterWorktreeResult> = defineTool({
   name: "EnterWorktree",
   description: "Creates a git worktree (a separate checkout on a new branch) under the repository's " +
     `${WORKTREES_DIR}/<name> and moves the session into it, so changes stay apart from the user's ` +

@@ -13,7 +13,20 @@ import type { AllowedPrompt, InteractionOptions, PlanDecision } from "../tool/in
 
 const SLOT = "plan";
 
-/** What the session remembers about plan mode (the `plan` slot). */
+/**
+ * What the session remembers about plan mode (the `plan` slot).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Session } from "../session/session.ts";
+ * import { enterPlanMode, type PlanState, planState } from "./exit_plan_mode.ts";
+ * await using session = new Session({ roots: [Deno.cwd()], mode: "acceptEdits" });
+ * enterPlanMode(session);
+ * const state: PlanState = planState(session);
+ * assert.equal(state.previousMode, "acceptEdits");
+ * ```
+ */
 export interface PlanState {
   /** The mode to go back to when the plan is approved. */
   previousMode?: PermissionMode;
@@ -26,9 +39,10 @@ export interface PlanState {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Session } from "../session/session.ts";
  * import { planState } from "./exit_plan_mode.ts";
- * console.assert(planState(new Session({ roots: [Deno.cwd()] })).allowedPrompts.length === 0);
+ * assert.equal(planState(new Session({ roots: [Deno.cwd()] })).allowedPrompts.length, 0);
  * ```
  */
 export function planState(session: Session): PlanState {
@@ -41,11 +55,12 @@ export function planState(session: Session): PlanState {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Session } from "../session/session.ts";
  * import { enterPlanMode } from "./exit_plan_mode.ts";
  * const s = new Session({ roots: [Deno.cwd()], mode: "acceptEdits" });
  * enterPlanMode(s);
- * console.assert(s.mode === "plan");
+ * assert.equal(s.mode, "plan");
  * ```
  */
 export function enterPlanMode(session: Session): void {
@@ -54,7 +69,20 @@ export function enterPlanMode(session: Session): void {
   session.setMode("plan");
 }
 
-/** Input of ExitPlanMode: `allowedPrompts` plus any extra keys (such as `plan`). */
+/**
+ * Input of ExitPlanMode: `allowedPrompts` plus any extra keys (such as `plan`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createExitPlanModeTool, type ExitPlanModeInput } from "./exit_plan_mode.ts";
+ * const input: ExitPlanModeInput = {
+ *   plan: "1. Fix the parser\n2. Run the tests",
+ *   allowedPrompts: [{ tool: "Bash", prompt: "run the tests" }],
+ * };
+ * assert.ok(createExitPlanModeTool().input.safeParse(input).success);
+ * ```
+ */
 export interface ExitPlanModeInput {
   /** Permissions the plan needs, by meaning. */
   allowedPrompts?: AllowedPrompt[];
@@ -74,7 +102,26 @@ const input: z.ZodType<ExitPlanModeInput> = z.looseObject({
 
 type Input = ExitPlanModeInput;
 
-/** Structured result of ExitPlanMode. */
+/**
+ * Structured result of ExitPlanMode.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../mod.ts";
+ * import { createExitPlanModeTool, type ExitPlanModeResult } from "./exit_plan_mode.ts";
+ * const tool = createExitPlanModeTool({
+ *   approvePlan: () => Promise.resolve({ approved: true, feedback: "Go" }),
+ * });
+ * await using session = new Session({ roots: [Deno.cwd()], mode: "plan" });
+ * const r = await runTool(new ToolRegistry([tool]), { name: "ExitPlanMode", input: { plan: "1. Fix" } }, {
+ *   session,
+ * });
+ * const data = r.data as ExitPlanModeResult;
+ * assert.equal(data.mode, "default");
+ * assert.equal(data.feedback, "Go");
+ * ```
+ */
 export interface ExitPlanModeResult {
   /** Always true in a result; a rejected plan is an error. */
   approved: true;
@@ -95,15 +142,20 @@ export interface ExitPlanModeResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runTool, Session, ToolRegistry } from "../../mod.ts";
  * import { createExitPlanModeTool } from "./exit_plan_mode.ts";
  * const tool = createExitPlanModeTool({ approvePlan: () => Promise.resolve(true) });
  * const session = new Session({ roots: [Deno.cwd()], mode: "plan" });
- * const r = await runTool(new ToolRegistry([tool]), { name: "ExitPlanMode", input: { plan: "1. Fix" } }, { session });
- * console.assert(r.ok && session.mode === "default");
+ * const r = await runTool(new ToolRegistry([tool]), { name: "ExitPlanMode", input: { plan: "1. Fix" } }, {
+ *   session,
+ * });
+ * assert.ok(r.ok && session.mode === "default");
  * ```
  */
-export function createExitPlanModeTool(options: InteractionOptions = {}): Tool<Input, ExitPlanModeResult> {
+export function createExitPlanModeTool(
+  options: InteractionOptions = {},
+): Tool<ExitPlanModeInput, ExitPlanModeResult> {
   return defineTool({
     name: "ExitPlanMode",
     description: "Presents your plan to the user and asks to leave plan mode. In plan mode you may only " +

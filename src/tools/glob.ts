@@ -1,33 +1,47 @@
 /**
- * Glob: files matching a pattern, newest first. Walks in process from the
- * pattern's literal prefix (`src/vs/**\/*.ts` starts at `src/vs`) over the
- * session's warm file index, so later calls on an unchanged tree cost one
- * stat per folder. A call the index remembers (same folder, pattern and
- * options) only checks the folders its last walk read, and walks again when
- * one changed. When the process started the walk helper thread
- * (`walk_helper.ts`; `createRuntime` does with `walkHelper: true`, as the
- * CLI does), a cold walk is shared with it, and so are the stats of a warm
- * call.
+ * Glob: files matching a pattern, newest first. One loop over `rg --files`
+ * (ripgrep's ignore handling, as Grep) started at the pattern's literal
+ * prefix (`src/vs/**\/*.ts` starts at `src/vs`): each path is tested against
+ * the pattern, each match statted, and the newest kept. Where rg may not run
+ * (no `--allow-run` for it) or is missing, a plain walk (`search/walk.ts`)
+ * with the same rules lists the files instead. Nothing is kept between calls.
  *
  * @module
  */
 import { isAbsolute } from "node:path";
 import { z } from "zod";
-import { AbortedError, InvalidInputError } from "../errors.ts";
+import { AbortedError, InvalidInputError, PermissionDeniedError, UnavailableError } from "../errors.ts";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
 import { type GlobMatcher, globMatcher, splitLiteralPrefix } from "../search/glob_match.ts";
-import { type FileIndex, WalkTrail } from "../search/file_index.ts";
-import { type MtimeItem, MtimeLoader } from "../search/mtime_loader.ts";
-import { NewestPaths } from "../search/newest.ts";
 import { resolveSafePath } from "../session/workspace.ts";
-import { type SearchToolOptions, sessionIndex } from "../search/options.ts";
-import { settleIndexAhead } from "../search/index_ahead.ts";
-import { checkListings, sharedWalk, type SharedWalkOptions, shareMtimes } from "../search/walk_helper.ts";
+import type { SearchEngine, SearchToolOptions } from "../search/options.ts";
+import { locateRipgrep, mayRun, rgFilesArgs, streamLines } from "../search/ripgrep.ts";
+import { globStart, walkFiles } from "../search/walk.ts";
 
 /** Most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 100;
 
-/** Structured result of a Glob call. */
+/**
+ * Structured result of a Glob call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../mod.ts";
+ * import { createGlobTool, type GlobResult } from "./glob.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${dir}/a.ts`, "");
+ * await Deno.writeTextFile(`${dir}/b.md`, "");
+ * await using session = new Session({ roots: [dir] });
+ * const r = await runTool(new ToolRegistry([createGlobTool()]), {
+ *   name: "Glob",
+ *   input: { pattern: "*.ts" },
+ * }, { session });
+ * const data = r.data as GlobResult;
+ * assert.deepEqual(data.filenames, [`${dir}/a.ts`]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface GlobResult {
   /** Absolute paths, newest modification first. */
   filenames: string[];
@@ -39,7 +53,17 @@ export interface GlobResult {
   durationMs: number;
 }
 
-/** Input of Glob. */
+/**
+ * Input of Glob.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createGlobTool, type GlobInput } from "./glob.ts";
+ * const input: GlobInput = { pattern: "*.test.ts", path: "/w/src" };
+ * assert.ok(createGlobTool().input.safeParse(input).success);
+ * ```
+ */
 export interface GlobInput {
   /** Glob to match, relative to `path` (or absolute). */
   pattern: string;
@@ -61,18 +85,21 @@ const input: z.ZodType<GlobInput> = z.strictObject({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createGlobTool } from "./glob.ts";
- * console.assert(createGlobTool().name === "Glob");
+ * assert.equal(createGlobTool().name, "Glob");
  * ```
  */
 export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput, GlobResult> {
   const limit = options.globLimit ?? GLOB_MAX_RESULTS;
+  const rg = locateRipgrep(options.rgPath);
   return defineTool<GlobInput, GlobResult>({
     name: "Glob",
     description: "Finds files by name pattern (glob syntax: *, **, ?, [abc], {a,b}). " +
       `Returns absolute paths, most recently modified first, at most ${limit}. ` +
       "Hidden files are included; .git and .gitignored files are not.",
     sideEffect: "ReadOnly",
+    programs: options.engine === "in-process" ? [] : [rg],
     input,
     summarize: (i) => i.path ? `${i.pattern} in ${i.path}` : i.pattern,
     async execute(i, ctx) {
@@ -104,30 +131,13 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
           `"pattern" is not a valid glob: "${i.pattern}": ${(err as Error).message}`,
         );
       }
-      const respectIgnore = options.respectGitignore ?? true;
-      // a walk made ahead that has not finished is dropped: this call walks as it would have without one
-      await settleIndexAhead(ctx.session);
-      const index = sessionIndex(ctx.session);
-      // the folders the result depends on are in the index's memo; the key names the rest
-      const key = `Glob\0${pattern}\0${respectIgnore}\0${limit}`;
-      const share = options.shareWalks !== false;
-      const recalled = index.recall<Listed>(key, root.real, share ? checkListings() : undefined);
-      let listed: Listed;
-      if (recalled.hit) listed = recalled.value;
-      else {
-        const trail = new WalkTrail();
-        listed = await walk(index, root.real, {
-          pattern,
-          matcher,
-          limit,
-          helper: share ? undefined : null,
-          respectIgnore,
-          signal: ctx.signal,
-          trail,
-          fresh: recalled.fresh,
-        });
-        index.remember(key, root.real, trail, listed);
-      }
+      const listed = await newestMatches(root.real, pattern, matcher, {
+        engine: options.engine ?? "auto",
+        rg,
+        respectIgnore: options.respectGitignore ?? true,
+        limit,
+        signal: ctx.signal,
+      });
       // `requested` is resolved (no "." or "..", no trailing "/" but at the root), so a plain join is enough
       const dir = root.requested.endsWith("/") ? root.requested : `${root.requested}/`;
       const shown = listed.top.map((rel) => dir + rel);
@@ -144,59 +154,132 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
   });
 }
 
-/** A match, with its mtime once loaded. */
-type Found = MtimeItem & { relDir: string };
-
-/** What a walk found: the newest paths (relative to the root) and how many matched. */
-interface Listed {
-  top: string[];
-  total: number;
+/** How one Glob call lists files. */
+interface ListOptions {
+  engine: SearchEngine;
+  rg: string;
+  respectIgnore: boolean;
+  limit: number;
+  signal: AbortSignal;
 }
 
-/** Walks for the matches of `pattern` and lists the `limit` newest. */
-async function walk(
-  index: FileIndex,
+/** Lists the matches of `pattern` under `root` and keeps the `limit` newest. */
+async function newestMatches(
   root: string,
-  opts: Pick<SharedWalkOptions, "pattern" | "helper" | "respectIgnore" | "signal" | "trail" | "fresh"> & {
-    matcher: GlobMatcher;
-    limit: number;
-  },
-): Promise<Listed> {
-  const { pattern, matcher, limit, ...rest } = opts;
-  const top = new NewestPaths(limit);
-  const unknown: Array<Found> = []; // matches whose mtime is not in the index yet
-  // with the helper thread ready, the stats a warm walk leaves are shared with it (no thread to start)
-  const share = opts.helper === null ? undefined : shareMtimes(opts.helper);
-  const mtimes = new MtimeLoader({ share });
-  const done = await sharedWalk(index, root, {
-    ...rest,
-    prefix: splitLiteralPrefix(pattern).prefix,
-    pattern,
-    statKept: true,
-    maxDepth: maxDepthOf(pattern),
-    match: matcher,
-    onFile(relDir, name, node, k, dir) {
-      const m = node.fileMtimes?.[k];
-      if (m !== undefined && !Number.isNaN(m)) return void top.offer(m, relDir, name);
-      const item: Found = { dir, relDir, name, node, k, mtime: NaN };
-      unknown.push(item);
-      mtimes.add(item);
-    },
-  }).catch((err) => {
-    mtimes.stop();
-    throw err;
-  });
-  if (!done) {
-    mtimes.stop();
-    throw opts.signal?.reason ?? new AbortedError("Glob was aborted");
+  pattern: string,
+  matcher: GlobMatcher,
+  o: ListOptions,
+): Promise<{ top: string[]; total: number }> {
+  const top = new Newest(o.limit);
+  // a folder named on rg's command line is listed even when ignored: globStart leaves those out
+  const start = globStart(root, pattern, { respectIgnore: o.respectIgnore });
+  if (!start) return top.result();
+  const maxDepth = maxDepthOf(pattern);
+  const keep = (rel: string) => {
+    const mtime = mtimeOf(`${root}/${rel}`);
+    if (mtime !== undefined) top.offer(mtime, rel);
+  };
+  if (await useRipgrep(o)) {
+    const args = rgFilesArgs({
+      paths: start.paths,
+      maxDepth: maxDepth - start.depth,
+      // every match's name matches the pattern's last segment; the matcher still decides
+      nameGlob: pattern.slice(pattern.lastIndexOf("/") + 1),
+      respectIgnore: o.respectIgnore,
+    });
+    let lines = 0;
+    try {
+      const r = await streamLines(o.rg, args, {
+        cwd: root,
+        signal: o.signal,
+        delimiter: "\0",
+        onLine(rel) {
+          lines++;
+          const slash = rel.lastIndexOf("/");
+          if (matcher.test(slash === -1 ? "" : rel.slice(0, slash), rel.slice(slash + 1))) keep(rel);
+        },
+      });
+      if (o.signal.aborted) throw o.signal.reason ?? new AbortedError("Glob was aborted");
+      // exit code 2 with paths listed: some folder could not be read, as a walk would skip it
+      if (r.code === 2 && lines === 0) {
+        throw new UnavailableError(`ripgrep failed: ${r.stderr.trim().split("\n")[0] || "no message"}`);
+      }
+      return top.result();
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound) || o.engine === "ripgrep") throw err;
+    }
   }
-  await mtimes.finish();
-  for (const f of unknown) top.offer(f.mtime, f.relDir, f.name);
-  return { top: top.paths(), total: top.total };
+  const done = await walkFiles(root, {
+    prefix: splitLiteralPrefix(pattern).prefix,
+    maxDepth,
+    respectIgnore: o.respectIgnore,
+    signal: o.signal,
+    onFile(relDir, name) {
+      if (matcher.test(relDir, name)) keep(relDir ? `${relDir}/${name}` : name);
+    },
+  });
+  if (!done) throw o.signal.reason ?? new AbortedError("Glob was aborted");
+  return top.result();
 }
 
-/** How deep a pattern can reach (folders below the root), or Infinity for `**` and braces. */
+/** Whether to list with rg: `engine` allows it and this process may run it. */
+async function useRipgrep(o: ListOptions): Promise<boolean> {
+  if (o.engine === "in-process") return false;
+  if (await mayRun(o.rg)) return true;
+  if (o.engine === "ripgrep") {
+    throw new PermissionDeniedError(`Cannot run ripgrep "${o.rg}": --allow-run for it is not granted`);
+  }
+  return false;
+}
+
+/** The file's mtime (ms), 0 where the platform has none; undefined when it is gone. */
+function mtimeOf(path: string): number | undefined {
+  try {
+    return Deno.lstatSync(path).mtime?.getTime() ?? 0;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How deep a pattern can reach (folders below the root), or Infinity for `**` and braces across folders. */
 function maxDepthOf(pattern: string): number {
   if (pattern.includes("**") || /\{[^}]*\/[^}]*\}/.test(pattern)) return Infinity;
   return pattern.split("/").length - 1;
+}
+
+/**
+ * The `limit` newest of the paths offered (ties: the path that sorts first),
+ * and how many were offered. Offers are buffered and cut back to `limit`
+ * when the buffer doubles, so each costs one comparison unless it may make
+ * the cut.
+ */
+class Newest {
+  #kept: Array<{ m: number; path: string }> = [];
+  #floor = -Infinity; // mtime of the worst kept after a cut: anything older cannot make it
+  #limit: number;
+  #total = 0;
+
+  constructor(limit: number) {
+    this.#limit = Math.max(0, limit);
+  }
+
+  offer(mtime: number, path: string): void {
+    this.#total++;
+    if (mtime < this.#floor) return;
+    this.#kept.push({ m: mtime, path });
+    if (this.#kept.length >= 2 * this.#limit + 64) this.#cut();
+  }
+
+  result(): { top: string[]; total: number } {
+    this.#cut();
+    return { top: this.#kept.map((e) => e.path), total: this.#total };
+  }
+
+  #cut(): void {
+    const kept = this.#kept;
+    kept.sort((a, b) => b.m - a.m || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    if (kept.length < this.#limit) return;
+    kept.length = this.#limit;
+    this.#floor = this.#limit > 0 ? kept[this.#limit - 1].m : Infinity;
+  }
 }

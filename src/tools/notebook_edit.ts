@@ -15,7 +15,24 @@ import { resolveSafePath } from "../session/workspace.ts";
 import { assertFresh, recordWrite } from "../files/read_state.ts";
 import { decodeText, encodeText } from "../files/text.ts";
 
-/** Structured result of NotebookEdit. */
+/**
+ * Structured result of NotebookEdit.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { NotebookEditData } from "./notebook_edit.ts";
+ * const data: NotebookEditData = {
+ *   notebookPath: "/w/a.ipynb",
+ *   editMode: "insert",
+ *   cellId: "c2",
+ *   index: 1,
+ *   cellType: "code",
+ *   cellCount: 2,
+ * };
+ * assert.equal(`${data.editMode} ${data.cellId} at ${data.index}`, "insert c2 at 1");
+ * ```
+ */
 export interface NotebookEditData {
   /** The notebook edited (as given, normalised). */
   notebookPath: string;
@@ -31,7 +48,22 @@ export interface NotebookEditData {
   cellCount: number;
 }
 
-/** NotebookEdit's input. */
+/**
+ * NotebookEdit's input.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type NotebookEditInput, notebookEditTool } from "./notebook_edit.ts";
+ * const input: NotebookEditInput = {
+ *   notebook_path: "/w/a.ipynb",
+ *   cell_id: "cell-0",
+ *   new_source: "print(1)",
+ *   edit_mode: "insert",
+ * };
+ * assert.ok(notebookEditTool.input.safeParse(input).success);
+ * ```
+ */
 export interface NotebookEditInput {
   /** Absolute path of the notebook. */
   notebook_path: string;
@@ -57,7 +89,41 @@ const input: z.ZodType<NotebookEditInput> = z.strictObject({
   edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("What to do. Default replace"),
 });
 
-/** The NotebookEdit tool. */
+/**
+ * The NotebookEdit tool.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../mod.ts";
+ * import { readTool } from "./read/read.ts";
+ * import { notebookEditTool } from "./notebook_edit.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * const path = `${dir}/a.ipynb`;
+ * const cell = {
+ *   cell_type: "code",
+ *   id: "c1",
+ *   metadata: {},
+ *   source: ["1 + 1"],
+ *   outputs: [],
+ *   execution_count: null,
+ * };
+ * await Deno.writeTextFile(
+ *   path,
+ *   JSON.stringify({ cells: [cell], metadata: {}, nbformat: 4, nbformat_minor: 5 }),
+ * );
+ * await using session = new Session({ roots: [dir] });
+ * const registry = new ToolRegistry([readTool, notebookEditTool]);
+ * await runTool(registry, { name: "Read", input: { file_path: path } }, { session });
+ * const r = await runTool(registry, {
+ *   name: "NotebookEdit",
+ *   input: { notebook_path: path, cell_id: "c1", new_source: "2 + 2" },
+ * }, { session, approver: () => Promise.resolve(true) });
+ * assert.ok(r.ok);
+ * assert.deepEqual(JSON.parse(await Deno.readTextFile(path)).cells[0].source, ["2 + 2"]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export const notebookEditTool: Tool<NotebookEditInput, NotebookEditData> = defineTool<
   NotebookEditInput,
   NotebookEditData

@@ -9,6 +9,7 @@ import { NotFoundError } from "../errors.ts";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
 import type { Session } from "../session/session.ts";
 import { BashTask } from "../tasks/bash_task.ts";
+import { MAX_FILE_BYTES } from "../tasks/output_sink.ts";
 import { readOutputTail, TASK_OUTPUT_TAIL_CHARS } from "../tasks/output_tail.ts";
 import { sessionTasks, type TaskHandle, type TaskStatus } from "../tasks/types.ts";
 
@@ -19,7 +20,26 @@ export const MAX_TASK_WAIT_MS = 600_000;
 /** How long a read of a finished task waits for its last output to reach the file (ms). */
 const FLUSH_WAIT_MS = 100;
 
-/** Structured result of TaskOutput. */
+/**
+ * Structured result of TaskOutput.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TaskOutputResult } from "./task_output.ts";
+ * const done = (r: TaskOutputResult): boolean => r.status !== "running" && !r.waitTimedOut;
+ * assert.ok(done({
+ *   task_id: "b1",
+ *   kind: "bash",
+ *   status: "completed",
+ *   exitCode: 0,
+ *   output: "ok\n",
+ *   outputPath: "/tmp/b1.log",
+ *   totalBytes: 3,
+ *   waitTimedOut: false,
+ * }));
+ * ```
+ */
 export interface TaskOutputResult {
   /** Task id. */
   task_id: string;
@@ -39,7 +59,17 @@ export interface TaskOutputResult {
   waitTimedOut: boolean;
 }
 
-/** Input of TaskOutput. */
+/**
+ * Input of TaskOutput.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type TaskOutputInput, taskOutputTool } from "./task_output.ts";
+ * const input: TaskOutputInput = { task_id: "b1a2b3c4", block: true, timeout: 10_000 };
+ * assert.ok(taskOutputTool.input.safeParse(input).success);
+ * ```
+ */
 export interface TaskOutputInput {
   /** Task id. */
   task_id: string;
@@ -62,11 +92,16 @@ const Input: z.ZodType<TaskOutputInput> = z.strictObject({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Session } from "../session/session.ts";
  * import { findTask } from "./task_output.ts";
  * let msg = "";
- * try { findTask(new Session({ roots: [Deno.cwd()] }), "b1"); } catch (e) { msg = (e as Error).message; }
- * console.assert(msg.startsWith('No task "b1"'));
+ * try {
+ *   findTask(new Session({ roots: [Deno.cwd()] }), "b1");
+ * } catch (e) {
+ *   msg = (e as Error).message;
+ * }
+ * assert.ok(msg.startsWith('No task "b1"'));
  * ```
  */
 export function findTask(session: Session, id: string): TaskHandle {
@@ -100,7 +135,30 @@ async function waitFor(task: TaskHandle, ms: number, signal: AbortSignal): Promi
   return outcome;
 }
 
-/** The TaskOutput tool. */
+/**
+ * The TaskOutput tool.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../mod.ts";
+ * import { type BashBackgroundResult, createBashTool } from "./bash/bash.ts";
+ * import { taskOutputTool } from "./task_output.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * const session = new Session({ roots: [dir] });
+ * const registry = new ToolRegistry([createBashTool({ ledgerDir: false }), taskOutputTool]);
+ * const options = { session, approver: () => Promise.resolve(true) };
+ * const started = await runTool(registry, {
+ *   name: "Bash",
+ *   input: { command: "echo done", run_in_background: true },
+ * }, options);
+ * const { taskId } = started.data as BashBackgroundResult;
+ * const r = await runTool(registry, { name: "TaskOutput", input: { task_id: taskId } }, options);
+ * assert.match(r.text, /done/);
+ * await session.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export const taskOutputTool: Tool<TaskOutputInput, TaskOutputResult> = defineTool<
   TaskOutputInput,
   TaskOutputResult
@@ -140,6 +198,12 @@ export const taskOutputTool: Tool<TaskOutputInput, TaskOutputResult> = defineToo
     ];
     if (task instanceof BashTask && task.timedOut()) {
       lines.push("Its time limit (the Bash timeout) ran out, so its process group was stopped");
+    }
+    if (task.outputCut?.()) {
+      lines.push(
+        `Its output file reached its limit of ${MAX_FILE_BYTES} bytes (64 MiB): the rest of the output was cut, ` +
+          "so the end below is where the file stops, not where the task's output ends",
+      );
     }
     if (waitTimedOut) {
       lines.push(`Waited ${waitMs} ms and the task is still running: read again later or stop it`);

@@ -12,7 +12,17 @@ import { defineTool, type Tool } from "../tool/define_tool.ts";
 import type { TaskStatus } from "../tasks/types.ts";
 import { findTask } from "./task_output.ts";
 
-/** Structured result of TaskStop. */
+/**
+ * Structured result of TaskStop.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TaskStopResult } from "./task_stop.ts";
+ * const result: TaskStopResult = { task_id: "b1", kind: "bash", status: "killed", stopped: true };
+ * assert.equal(result.status, "killed");
+ * ```
+ */
 export interface TaskStopResult {
   /** Task id. */
   task_id: string;
@@ -24,7 +34,17 @@ export interface TaskStopResult {
   stopped: boolean;
 }
 
-/** Input of TaskStop. */
+/**
+ * Input of TaskStop.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type TaskStopInput, taskStopTool } from "./task_stop.ts";
+ * const input: TaskStopInput = { task_id: "b1a2b3c4" };
+ * assert.ok(taskStopTool.input.safeParse(input).success);
+ * ```
+ */
 export interface TaskStopInput {
   /** Id of the task to stop. */
   task_id?: string;
@@ -37,11 +57,34 @@ const Input: z.ZodType<TaskStopInput> = z.strictObject({
   shell_id: z.string().min(1).optional().describe("Old name of task_id, still accepted"),
 });
 
-/** The TaskStop tool. */
+/**
+ * The TaskStop tool.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../mod.ts";
+ * import { type BashBackgroundResult, createBashTool } from "./bash/bash.ts";
+ * import { taskStopTool } from "./task_stop.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * const session = new Session({ roots: [dir] });
+ * const registry = new ToolRegistry([createBashTool({ ledgerDir: false }), taskStopTool]);
+ * const options = { session, approver: () => Promise.resolve(true) };
+ * const started = await runTool(registry, {
+ *   name: "Bash",
+ *   input: { command: "sleep 30", run_in_background: true },
+ * }, options);
+ * const { taskId } = started.data as BashBackgroundResult;
+ * const r = await runTool(registry, { name: "TaskStop", input: { task_id: taskId } }, options);
+ * assert.ok(r.ok);
+ * await session.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export const taskStopTool: Tool<TaskStopInput, TaskStopResult> = defineTool<TaskStopInput, TaskStopResult>({
   name: "TaskStop",
   description:
-    "Stops a background task: kills a Bash task's whole process group, or stops a background agent.",
+    "Stops a background task: kills a Bash task and every process it started, or stops a background agent.",
   sideEffect: "Execute",
   input: Input,
   programs: ["bash"],
@@ -60,7 +103,9 @@ export const taskStopTool: Tool<TaskStopInput, TaskStopResult> = defineTool<Task
     await task.stop();
     const status = task.status();
     const stopped = before === "running";
-    const what = task.kind === "bash" ? "its process group was killed" : "the agent was stopped";
+    const what = task.kind === "bash"
+      ? "it and every process it started were killed"
+      : "the agent was stopped";
     return {
       text: stopped
         ? `Stopped task "${task.id}" (${task.description}): ${what}`

@@ -12,13 +12,46 @@ import type { Session } from "../session/session.ts";
 /** Most items one list may hold. */
 export const MAX_TODOS = 100;
 
-/** The states of a todo item. */
+/**
+ * The states of a todo item.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TODO_STATUSES } from "./todo_write.ts";
+ * assert.deepEqual([...TODO_STATUSES], ["pending", "in_progress", "completed"]);
+ * ```
+ */
 export const TODO_STATUSES = ["pending", "in_progress", "completed"] as const;
 
-/** One of {@link TODO_STATUSES}. */
+/**
+ * One of {@link TODO_STATUSES}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TodoStatus } from "./todo_write.ts";
+ * const mark: Record<TodoStatus, string> = { pending: "[ ]", in_progress: "[~]", completed: "[x]" };
+ * assert.equal(mark.completed, "[x]");
+ * ```
+ */
 export type TodoStatus = typeof TODO_STATUSES[number];
 
-/** One item of the list. */
+/**
+ * One item of the list.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TodoItem } from "./todo_write.ts";
+ * const item: TodoItem = {
+ *   content: "Run the tests",
+ *   status: "in_progress",
+ *   activeForm: "Running the tests",
+ * };
+ * assert.equal(item.status, "in_progress");
+ * ```
+ */
 export interface TodoItem {
   /** What to do, imperative ("Run the tests"). */
   content: string;
@@ -28,7 +61,23 @@ export interface TodoItem {
   activeForm: string;
 }
 
-/** Structured result of TodoWrite. */
+/**
+ * Structured result of TodoWrite.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, ToolRegistry } from "../../mod.ts";
+ * import { type TodoWriteResult, todoWriteTool } from "./todo_write.ts";
+ * const r = await runTool(new ToolRegistry([todoWriteTool]), {
+ *   name: "TodoWrite",
+ *   input: { todos: [{ content: "Fix the bug", status: "pending", activeForm: "Fixing the bug" }] },
+ * });
+ * const data = r.data as TodoWriteResult;
+ * assert.equal(data.oldTodos.length, 0);
+ * assert.equal(data.newTodos[0].content, "Fix the bug");
+ * ```
+ */
 export interface TodoWriteResult {
   /** The list before this call. */
   oldTodos: TodoItem[];
@@ -53,9 +102,10 @@ function state(session: Session): TodoState {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Session } from "../session/session.ts";
  * import { currentTodos } from "./todo_write.ts";
- * console.assert(currentTodos(new Session({ roots: [Deno.cwd()] })).length === 0);
+ * assert.equal(currentTodos(new Session({ roots: [Deno.cwd()] })).length, 0);
  * ```
  */
 export function currentTodos(session: Session): TodoItem[] {
@@ -64,7 +114,19 @@ export function currentTodos(session: Session): TodoItem[] {
 
 const nonEmpty = (what: string): z.ZodString => z.string().trim().min(1, `${what} must not be empty`);
 
-/** Input of TodoWrite. */
+/**
+ * Input of TodoWrite.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type TodoWriteInput, todoWriteTool } from "./todo_write.ts";
+ * const input: TodoWriteInput = {
+ *   todos: [{ content: "Write docs", status: "completed", activeForm: "Writing docs" }],
+ * };
+ * assert.ok(todoWriteTool.input.safeParse(input).success);
+ * ```
+ */
 export interface TodoWriteInput {
   /** The whole updated list. */
   todos: TodoItem[];
@@ -91,13 +153,14 @@ const MARKS: Record<TodoStatus, string> = { pending: "[ ]", in_progress: "[~]", 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runTool, ToolRegistry } from "../../mod.ts";
  * import { todoWriteTool } from "./todo_write.ts";
  * const r = await runTool(new ToolRegistry([todoWriteTool]), {
  *   name: "TodoWrite",
  *   input: { todos: [{ content: "Test", status: "pending", activeForm: "Testing" }] },
  * });
- * console.assert(r.ok);
+ * assert.ok(r.ok);
  * ```
  */
 export const todoWriteTool: Tool<TodoWriteInput, TodoWriteResult> = defineTool<

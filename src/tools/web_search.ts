@@ -23,7 +23,28 @@ export const SEARCH_REQUEST_COUNT = 20;
 /** Most results shown to the model. */
 export const MAX_SEARCH_RESULTS = 10;
 
-/** The structured result of WebSearch. */
+/**
+ * The structured result of WebSearch.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, ToolRegistry } from "../../mod.ts";
+ * import { createWebSearchTool, type WebSearchData } from "./web_search.ts";
+ * const tool = createWebSearchTool({
+ *   search: {
+ *     name: "fixed",
+ *     search: () => Promise.resolve([{ title: "Deno", url: "https://deno.com/", snippet: "The runtime" }]),
+ *   },
+ * });
+ * const r = await runTool(new ToolRegistry([tool]), { name: "WebSearch", input: { query: "deno" } }, {
+ *   approver: () => Promise.resolve(true),
+ * });
+ * const data = r.data as WebSearchData;
+ * assert.equal(data.provider, "fixed");
+ * assert.equal(data.results[0].url, "https://deno.com/");
+ * ```
+ */
 export interface WebSearchData {
   /** The query as run. */
   query: string;
@@ -35,7 +56,17 @@ export interface WebSearchData {
   filtered: number;
 }
 
-/** The input of WebSearch. */
+/**
+ * The input of WebSearch.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createWebSearchTool, type WebSearchInput } from "./web_search.ts";
+ * const input: WebSearchInput = { query: "deno permissions", allowed_domains: ["docs.deno.com"] };
+ * assert.ok(createWebSearchTool().input.safeParse(input).success);
+ * ```
+ */
 export interface WebSearchInput {
   /** The search query, at least 2 characters. */
   query: string;
@@ -76,9 +107,10 @@ function keep(url: string, allowed: readonly string[] | undefined, blocked: read
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createWebSearchTool } from "./web_search.ts";
  * const tool = createWebSearchTool({ search: { provider: "searxng", baseUrl: "http://127.0.0.1:8888" } });
- * console.assert(tool.name === "WebSearch" && tool.sideEffect === "Network");
+ * assert.ok(tool.name === "WebSearch" && tool.sideEffect === "Network");
  * ```
  */
 export function createWebSearchTool(options: WebToolOptions = {}): Tool<WebSearchInput, WebSearchData> {

@@ -12,7 +12,26 @@ import { resolveSafePath } from "../session/workspace.ts";
 import { assertFresh, recordWrite } from "../files/read_state.ts";
 import { decodeText, encodeText, splitLines, type TextFormat, toLf } from "../files/text.ts";
 
-/** Structured result of Write. */
+/**
+ * Structured result of Write.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../mod.ts";
+ * import { type WriteData, writeTool } from "./write.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await using session = new Session({ roots: [dir], mode: "acceptEdits" });
+ * const r = await runTool(new ToolRegistry([writeTool]), {
+ *   name: "Write",
+ *   input: { file_path: `${dir}/a.txt`, content: "one\ntwo\n" },
+ * }, { session });
+ * const data = r.data as WriteData;
+ * assert.equal(data.type, "create");
+ * assert.equal(data.lines, 2);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface WriteData {
   /** `create` for a new file, `update` for an overwrite. */
   type: "create" | "update";
@@ -28,7 +47,17 @@ export interface WriteData {
   format: TextFormat;
 }
 
-/** Write's input. */
+/**
+ * Write's input.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type WriteInput, writeTool } from "./write.ts";
+ * const input: WriteInput = { file_path: "/w/notes.md", content: "# Notes\n" };
+ * assert.ok(writeTool.input.safeParse(input).success);
+ * ```
+ */
 export interface WriteInput {
   /** Absolute path of the file. */
   file_path: string;
@@ -41,7 +70,25 @@ const input: z.ZodType<WriteInput> = z.strictObject({
   content: z.string().describe("The whole new content of the file"),
 });
 
-/** The Write tool. */
+/**
+ * The Write tool.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../mod.ts";
+ * import { writeTool } from "./write.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await using session = new Session({ roots: [dir] });
+ * const r = await runTool(new ToolRegistry([writeTool]), {
+ *   name: "Write",
+ *   input: { file_path: `${dir}/notes.md`, content: "# Notes\n" },
+ * }, { session, approver: () => Promise.resolve(true) });
+ * assert.ok(r.ok);
+ * assert.equal(await Deno.readTextFile(`${dir}/notes.md`), "# Notes\n");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export const writeTool: Tool<WriteInput, WriteData> = defineTool<WriteInput, WriteData>({
   name: "Write",
   description: "Writes a whole file, creating it (and its folders) or replacing it. To replace an existing " +

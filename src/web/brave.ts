@@ -12,7 +12,17 @@ export const BRAVE_BASE_URL = "https://api.search.brave.com";
 /** Most results Brave returns for one request. */
 export const BRAVE_MAX_COUNT = 20;
 
-/** The options {@link braveProvider} takes. */
+/**
+ * The options {@link braveProvider} takes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type BraveOptions, braveProvider } from "./brave.ts";
+ * const options: BraveOptions = { apiKey: "BSA-test" };
+ * assert.equal(braveProvider(options).name, "brave");
+ * ```
+ */
 export interface BraveOptions {
   /** The subscription token. */
   apiKey: string;
@@ -29,8 +39,9 @@ interface BraveResponse {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { braveProvider } from "./brave.ts";
- * console.assert(braveProvider({ apiKey: "k" }).name === "brave");
+ * assert.equal(braveProvider({ apiKey: "k" }).name, "brave");
  * ```
  */
 export function braveProvider(options: BraveOptions): SearchProvider {

@@ -10,7 +10,7 @@ import type { SearchProvider } from "./search_provider.ts";
 import { searxngProvider } from "./searxng.ts";
 
 /** How to set a provider up, for the error WebSearch gives when none is configured. */
-export const SEARCH_SETUP_HINT =
+export const SEARCH_SETUP_HINT: string =
   "set BRAVE_API_KEY (Brave Search API, https://brave.com/search/api/) or SEARXNG_URL (a SearXNG instance with " +
   '"json" in search.formats) in the environment, or pass web.search ({provider: "brave" | "searxng", baseUrl?, apiKey?}) ' +
   "to builtinTools";
@@ -23,9 +23,10 @@ export const SEARCH_SETUP_HINT =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveSearchProvider } from "./choose_provider.ts";
  * const p = resolveSearchProvider({}, { SEARXNG_URL: "http://127.0.0.1:8888" });
- * console.assert(p.name === "searxng");
+ * assert.equal(p.name, "searxng");
  * ```
  */
 export function resolveSearchProvider(
@@ -77,9 +78,10 @@ export function resolveSearchProvider(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { searchProviderHost } from "./choose_provider.ts";
- * console.assert(searchProviderHost({}, { BRAVE_API_KEY: "k" }) === "api.search.brave.com:443");
- * console.assert(searchProviderHost({}, { SEARXNG_URL: "http://127.0.0.1:8888" }) === "127.0.0.1:8888");
+ * assert.equal(searchProviderHost({}, { BRAVE_API_KEY: "k" }), "api.search.brave.com:443");
+ * assert.equal(searchProviderHost({}, { SEARXNG_URL: "http://127.0.0.1:8888" }), "127.0.0.1:8888");
  * ```
  */
 export function searchProviderHost(

@@ -13,11 +13,24 @@
  * made absolute against the page's URL so the model can fetch them;
  * `data:` images keep only their alt text.
  *
+ * turndown (and domino) are imported on the first conversion, not with this
+ * module: a process that never converts a page does not pay for them.
+ *
  * @module
  */
-import TurndownService from "turndown";
 
-/** What {@link htmlToMarkdown} returns. */
+/**
+ * What {@link htmlToMarkdown} returns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type HtmlConversion, htmlToMarkdown } from "./html_to_markdown.ts";
+ * const page: HtmlConversion = await htmlToMarkdown("<title>Docs</title><h1>Install</h1>");
+ * assert.equal(page.title, "Docs");
+ * assert.match(page.markdown, /# Install/);
+ * ```
+ */
 export interface HtmlConversion {
   /** The page as Markdown. */
   markdown: string;
@@ -25,7 +38,18 @@ export interface HtmlConversion {
   title?: string;
 }
 
-/** The options {@link htmlToMarkdown} takes. */
+/**
+ * The options {@link htmlToMarkdown} takes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { htmlToMarkdown, type HtmlToMarkdownOptions } from "./html_to_markdown.ts";
+ * const options: HtmlToMarkdownOptions = { baseUrl: "https://docs.deno.com/runtime/" };
+ * const { markdown } = await htmlToMarkdown('<a href="install">Install</a>', options);
+ * assert.match(markdown, /https:\/\/docs\.deno\.com\/runtime\/install/);
+ * ```
+ */
 export interface HtmlToMarkdownOptions {
   /** The page's URL, to make relative links absolute. Default: links kept as written. */
   baseUrl?: string;
@@ -66,7 +90,16 @@ interface Turndown {
   turndown(html: string): string;
 }
 
-const TurndownCtor = TurndownService as unknown as new (options: Record<string, unknown>) => Turndown;
+type TurndownClass = new (options: Record<string, unknown>) => Turndown;
+
+let turndownClass: TurndownClass | undefined;
+let loading: Promise<TurndownClass> | undefined;
+
+/** Imports turndown once. */
+function loadTurndown(): Promise<TurndownClass> {
+  loading ??= import("turndown").then((m) => (turndownClass = m.default as unknown as TurndownClass));
+  return loading;
+}
 
 function isChrome(node: DomNode): boolean {
   if (node.nodeType !== 1) return false;
@@ -90,8 +123,12 @@ function escapeTitle(title: string): string {
   return title.replace(/"/g, '\\"').replace(/\s+/g, " ").trim();
 }
 
-function createService(options: HtmlToMarkdownOptions, found: { title?: string }): Turndown {
-  const service = new TurndownCtor({
+function createService(
+  TurndownService: TurndownClass,
+  options: HtmlToMarkdownOptions,
+  found: { title?: string },
+): Turndown {
+  const service = new TurndownService({
     headingStyle: "atx",
     codeBlockStyle: "fenced",
     bulletListMarker: "-",
@@ -148,20 +185,27 @@ function createService(options: HtmlToMarkdownOptions, found: { title?: string }
 
 /**
  * Converts an HTML page to Markdown, dropping scripts, styles and
- * navigation chrome.
+ * navigation chrome. The first call imports turndown; once it is loaded the
+ * conversion runs before the call returns.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { htmlToMarkdown } from "./html_to_markdown.ts";
- * const { markdown, title } = htmlToMarkdown(
+ * const { markdown, title } = await htmlToMarkdown(
  *   "<title>Hi</title><nav>menu</nav><h1>Hello</h1><p><a href='/a'>A</a></p>",
  *   { baseUrl: "https://example.com/x/" },
  * );
- * console.assert(title === "Hi" && markdown === "# Hello\n\n[A](https://example.com/a)");
+ * assert.ok(title === "Hi" && markdown === "# Hello\n\n[A](https://example.com/a)");
  * ```
  */
-export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}): HtmlConversion {
+export async function htmlToMarkdown(
+  html: string,
+  options: HtmlToMarkdownOptions = {},
+): Promise<HtmlConversion> {
+  const TurndownService = turndownClass ?? await loadTurndown();
   const found: { title?: string } = {};
-  const markdown = createService(options, found).turndown(html).replace(/\n{3,}/g, "\n\n").trim();
+  const markdown = createService(TurndownService, options, found).turndown(html).replace(/\n{3,}/g, "\n\n")
+    .trim();
   return { markdown, title: found.title };
 }

@@ -10,12 +10,38 @@
  *
  * @module
  */
+import { BlockList, isIP } from "node:net";
 import { PermissionDeniedError } from "../errors.ts";
 
-/** Resolves a hostname to IP addresses (empty when unknown). */
+/**
+ * Resolves a hostname to IP addresses (empty when unknown).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { assertPublicHost, type HostResolver } from "./net_guard.ts";
+ * // a resolver with fixed answers instead of DNS
+ * const resolve: HostResolver = (host) =>
+ *   Promise.resolve(host === "intranet.example" ? ["10.0.0.7"] : ["93.184.216.34"]);
+ * await assertPublicHost("www.example", { resolveHost: resolve });
+ * await assert.rejects(assertPublicHost("intranet.example", { resolveHost: resolve }));
+ * ```
+ */
 export type HostResolver = (hostname: string, signal: AbortSignal) => Promise<string[]>;
 
-/** The options {@link assertPublicHost} takes. */
+/**
+ * The options {@link assertPublicHost} takes.
+ *
+ * @example
+ * ```ts
+ * import { assertPublicHost, type NetGuardOptions } from "./net_guard.ts";
+ * const options: NetGuardOptions = {
+ *   allowPrivateHosts: ["127.0.0.1"],
+ *   resolveHost: () => Promise.resolve(["127.0.0.1"]),
+ * };
+ * await assertPublicHost("127.0.0.1", options);
+ * ```
+ */
 export interface NetGuardOptions {
   /** Hostnames or IP literals allowed even though they are private or local (`127.0.0.1`, `localhost`). Default none. */
   allowPrivateHosts?: readonly string[];
@@ -34,7 +60,9 @@ const LOCAL_SUFFIXES = [".localhost", ".local", ".internal", ".home.arpa", ".lan
  * @example
  * ```ts
  * import { normalizeHost } from "./net_guard.ts";
- * console.assert(normalizeHost("[::1]") === "::1" && normalizeHost("Example.COM.") === "example.com");
+ * import assert from "node:assert/strict";
+ * assert.equal(normalizeHost("[::1]"), "::1");
+ * assert.equal(normalizeHost("Example.COM."), "example.com");
  * ```
  */
 export function normalizeHost(host: string): string {
@@ -44,92 +72,90 @@ export function normalizeHost(host: string): string {
   return h;
 }
 
-/** Parses a dotted IPv4 address into its four bytes, or undefined. */
-function parseIPv4(ip: string): number[] | undefined {
-  const parts = ip.split(".");
-  if (parts.length !== 4) return undefined;
-  const bytes = parts.map((p) => (/^\d{1,3}$/.test(p) ? Number(p) : NaN));
-  return bytes.every((b) => b >= 0 && b <= 255) ? bytes : undefined;
-}
+/** Refused IPv4 ranges; BlockList also applies them to their IPv4-mapped IPv6 forms (`::ffff:127.0.0.1`). */
+const REFUSED_V4: readonly (readonly [string, number])[] = [
+  ["0.0.0.0", 8], // this network
+  ["10.0.0.0", 8], // private
+  ["100.64.0.0", 10], // carrier-grade NAT (Alibaba Cloud's metadata is 100.100.100.200)
+  ["127.0.0.0", 8], // loopback
+  ["169.254.0.0", 16], // link-local, cloud metadata
+  ["172.16.0.0", 12], // private
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.2.0", 24], // TEST-NET-1
+  ["192.168.0.0", 16], // private
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24], // TEST-NET-2
+  ["203.0.113.0", 24], // TEST-NET-3
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4], // reserved, broadcast
+];
 
-/** Parses an IPv6 address (zone id dropped, dotted IPv4 tail allowed) into eight 16-bit groups, or undefined. */
-function parseIPv6(ip: string): number[] | undefined {
-  let s = ip.split("%")[0];
-  if (!s.includes(":")) return undefined;
-  const lastColon = s.lastIndexOf(":");
-  const tail = s.slice(lastColon + 1);
-  if (tail.includes(".")) {
-    const v4 = parseIPv4(tail);
-    if (!v4) return undefined;
-    s = `${s.slice(0, lastColon + 1)}${((v4[0] << 8) | v4[1]).toString(16)}:${
-      ((v4[2] << 8) | v4[3]).toString(16)
-    }`;
+/** Refused IPv6 ranges. */
+const REFUSED_V6: readonly (readonly [string, number])[] = [
+  ["::", 128], // unspecified
+  ["::1", 128], // loopback
+  ["fc00::", 7], // unique local (AWS's IPv6 metadata is fd00:ec2::254)
+  ["fe80::", 10], // link-local
+  ["ff00::", 8], // multicast
+  ["2001:db8::", 32], // documentation
+  // NAT64 (64:ff9b::/96) reaches the IPv4 address in its last 32 bits
+  ...REFUSED_V4.map(([ip, prefix]) => [`64:ff9b::${ip}`, 96 + prefix] as const),
+];
+
+/** Cloud metadata services, named on their own although the ranges above hold them. */
+const METADATA_ADDRESSES = ["169.254.169.254", "169.254.170.2", "100.100.100.200", "fd00:ec2::254"] as const;
+
+const refused = new BlockList();
+for (const [ip, prefix] of REFUSED_V4) refused.addSubnet(ip, prefix, "ipv4");
+for (const [ip, prefix] of REFUSED_V6) refused.addSubnet(ip, prefix, "ipv6");
+for (const ip of METADATA_ADDRESSES) refused.addAddress(ip, isIP(ip) === 6 ? "ipv6" : "ipv4");
+
+/**
+ * `host` as an IP address node:net accepts (zone id dropped), or undefined.
+ * The shorthand IPv4 forms that URLs normalise (`127.1`, `0x7f.1`,
+ * `2130706433`, `0177.0.0.1`) are read the way WHATWG URL reads them, so a
+ * caller that passes a host not taken from a `URL` cannot slip one past.
+ */
+function ipOf(host: string): { address: string; family: "ipv4" | "ipv6" } | undefined {
+  const h = normalizeHost(host).split("%")[0];
+  const family = isIP(h);
+  if (family) return { address: h, family: family === 4 ? "ipv4" : "ipv6" };
+  if (!/^[0-9a-fx.]+$/.test(h)) return undefined;
+  let parsed: string;
+  try {
+    parsed = new URL(`http://${h}/`).hostname;
+  } catch {
+    return undefined; // a numeric last label that is no IPv4 address (`1.2.3.4.5`, `0x1g`): no host
   }
-  const halves = s.split("::");
-  if (halves.length > 2) return undefined;
-  const parse = (g: string) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN);
-  const groups = (part: string) => (part === "" ? [] : part.split(":").map(parse));
-  const head = groups(halves[0]);
-  let nums = head;
-  if (halves.length === 2) {
-    const rest = groups(halves[1]);
-    const fill = 8 - head.length - rest.length;
-    if (fill < 1) return undefined;
-    nums = [...head, ...new Array<number>(fill).fill(0), ...rest];
-  }
-  return nums.length === 8 && nums.every((n) => n >= 0 && n <= 0xffff) ? nums : undefined;
-}
-
-function isPrivateIPv4(b: number[]): boolean {
-  const [a, c] = b;
-  return a === 0 || a === 10 || a === 127 || a >= 224 || // this network, private, loopback, multicast, reserved
-    (a === 100 && c >= 64 && c <= 127) || // carrier-grade NAT
-    (a === 169 && c === 254) || // link-local, cloud metadata
-    (a === 172 && c >= 16 && c <= 31) ||
-    (a === 192 && c === 168) ||
-    (a === 192 && c === 0 && (b[2] === 0 || b[2] === 2)) || // IETF protocol, TEST-NET-1
-    (a === 198 && (c === 18 || c === 19)) || // benchmarking
-    (a === 198 && c === 51 && b[2] === 100) || // TEST-NET-2
-    (a === 203 && c === 0 && b[2] === 113); // TEST-NET-3
-}
-
-function isPrivateIPv6(g: number[]): boolean {
-  if (g.slice(0, 7).every((x) => x === 0) && g[7] <= 1) return true; // :: and ::1
-  const embedded = [g[6] >> 8, g[6] & 0xff, g[7] >> 8, g[7] & 0xff];
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return isPrivateIPv4(embedded); // ::ffff:a.b.c.d
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isPrivateIPv4(embedded); // NAT64
-  if ((g[0] & 0xfe00) === 0xfc00) return true; // unique local
-  if ((g[0] & 0xffc0) === 0xfe80) return true; // link-local
-  if ((g[0] & 0xff00) === 0xff00) return true; // multicast
-  if (g[0] === 0x2001 && g[1] === 0x0db8) return true; // documentation
-  return false;
+  return isIP(parsed) === 4 ? { address: parsed, family: "ipv4" } : undefined;
 }
 
 /**
  * True when `ip` is an IP literal outside the public internet: loopback,
  * private ranges, link-local (cloud metadata), carrier-grade NAT, multicast,
- * documentation and reserved ranges, IPv4-mapped IPv6 forms of these. False
- * for public addresses and for anything that is not an IP literal.
+ * documentation and reserved ranges, and the IPv4-mapped and NAT64 IPv6
+ * forms of these. False for public addresses and for anything that is not
+ * an IP literal. Parsing and range checks are node:net's (`isIP`,
+ * `BlockList`); shorthand IPv4 (`127.1`, `0x7f.1`, `2130706433`) is read as
+ * a URL reads it.
  *
  * @example
  * ```ts
  * import { isPrivateAddress } from "./net_guard.ts";
- * console.assert(isPrivateAddress("127.0.0.1") && isPrivateAddress("::ffff:10.0.0.1"));
- * console.assert(!isPrivateAddress("93.184.216.34"));
+ * import assert from "node:assert/strict";
+ * assert.ok(isPrivateAddress("127.0.0.1") && isPrivateAddress("::ffff:10.0.0.1"));
+ * assert.ok(isPrivateAddress(new URL("http://0x7f.1/").hostname)); // "127.0.0.1"
+ * assert.ok(!isPrivateAddress("93.184.216.34"));
  * ```
  */
 export function isPrivateAddress(ip: string): boolean {
-  const h = normalizeHost(ip);
-  const v4 = parseIPv4(h);
-  if (v4) return isPrivateIPv4(v4);
-  const v6 = parseIPv6(h);
-  return v6 ? isPrivateIPv6(v6) : false;
+  const parsed = ipOf(ip);
+  return parsed !== undefined && refused.check(parsed.address, parsed.family);
 }
 
-/** True when `host` is an IP literal (v4 or v6, brackets allowed). */
+/** True when `host` is an IP literal (v4 or v6, brackets allowed, URL shorthand IPv4 forms too). */
 export function isIpLiteral(host: string): boolean {
-  const h = normalizeHost(host);
-  return parseIPv4(h) !== undefined || parseIPv6(h) !== undefined;
+  return ipOf(host) !== undefined;
 }
 
 /**
@@ -140,8 +166,9 @@ export function isIpLiteral(host: string): boolean {
  * @example
  * ```ts
  * import { isLocalHostname } from "./net_guard.ts";
- * console.assert(isLocalHostname("localhost") && isLocalHostname("printer.local"));
- * console.assert(!isLocalHostname("example.com"));
+ * import assert from "node:assert/strict";
+ * assert.ok(isLocalHostname("localhost") && isLocalHostname("printer.local"));
+ * assert.ok(!isLocalHostname("example.com"));
  * ```
  */
 export function isLocalHostname(host: string): boolean {
@@ -158,9 +185,10 @@ export function isLocalHostname(host: string): boolean {
  * @example
  * ```ts
  * import { hostMatchesDomain } from "./net_guard.ts";
- * console.assert(hostMatchesDomain("docs.deno.com", "deno.com"));
- * console.assert(!hostMatchesDomain("notdeno.com", "deno.com"));
- * console.assert(!hostMatchesDomain("deno.com", "*.deno.com"));
+ * import assert from "node:assert/strict";
+ * assert.ok(hostMatchesDomain("docs.deno.com", "deno.com"));
+ * assert.ok(!hostMatchesDomain("notdeno.com", "deno.com"));
+ * assert.ok(!hostMatchesDomain("deno.com", "*.deno.com"));
  * ```
  */
 export function hostMatchesDomain(host: string, domain: string): boolean {
@@ -197,9 +225,8 @@ export async function resolveWithDeno(hostname: string, signal: AbortSignal): Pr
  * @example
  * ```ts
  * import { assertPublicHost } from "./net_guard.ts";
- * let refused = false;
- * try { await assertPublicHost("169.254.169.254"); } catch { refused = true; }
- * console.assert(refused);
+ * import assert from "node:assert/strict";
+ * await assert.rejects(assertPublicHost("169.254.169.254"), /private or local address/);
  * await assertPublicHost("127.0.0.1", { allowPrivateHosts: ["127.0.0.1"] });
  * ```
  */

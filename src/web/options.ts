@@ -7,7 +7,27 @@
 import type { HostResolver } from "./net_guard.ts";
 import type { SearchProvider } from "./search_provider.ts";
 
-/** What WebFetch hands the model hook: the page and the question asked of it. */
+/**
+ * What WebFetch hands the model hook: the page and the question asked of it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { WebFetchSummarizeArgs, WebFetchSummarizer } from "./options.ts";
+ * const calls: WebFetchSummarizeArgs[] = [];
+ * const summarize: WebFetchSummarizer = (args) => {
+ *   calls.push(args);
+ *   return Promise.resolve(args.content.slice(0, 20));
+ * };
+ * await summarize({
+ *   url: "https://a.example/",
+ *   prompt: "Title?",
+ *   content: "# A page",
+ *   signal: new AbortController().signal,
+ * });
+ * assert.equal(calls[0].prompt, "Title?");
+ * ```
+ */
 export interface WebFetchSummarizeArgs {
   /** The URL the content came from (after redirects on the same host). */
   url: string;
@@ -19,10 +39,33 @@ export interface WebFetchSummarizeArgs {
   signal: AbortSignal;
 }
 
-/** Answers a WebFetch prompt over a page, usually with the agent loop's model client. */
+/**
+ * Answers a WebFetch prompt over a page, usually with the agent loop's model client.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createWebFetchTool } from "../tools/web_fetch/web_fetch.ts";
+ * import type { WebFetchSummarizer } from "./options.ts";
+ * // a real one would ask a small model; this one returns the first line
+ * const firstLine: WebFetchSummarizer = ({ content }) => Promise.resolve(content.split("\n")[0]);
+ * assert.equal(createWebFetchTool({ summarize: firstLine }).name, "WebFetch");
+ * ```
+ */
 export type WebFetchSummarizer = (args: WebFetchSummarizeArgs) => Promise<string>;
 
-/** Which search provider WebSearch uses, and how to reach it. */
+/**
+ * Which search provider WebSearch uses, and how to reach it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveSearchProvider } from "./choose_provider.ts";
+ * import type { SearchProviderConfig } from "./options.ts";
+ * const search: SearchProviderConfig = { provider: "searxng", baseUrl: "http://127.0.0.1:8888" };
+ * assert.equal(resolveSearchProvider({ search }, {}).name, "searxng");
+ * ```
+ */
 export interface SearchProviderConfig {
   /** `brave` (Brave Search API, needs a key) or `searxng` (a SearXNG instance with the JSON format enabled). */
   provider: "brave" | "searxng";
@@ -32,7 +75,18 @@ export interface SearchProviderConfig {
   apiKey?: string;
 }
 
-/** Options of the web tools. Every field is optional. */
+/**
+ * Options of the web tools. Every field is optional.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { builtinTools } from "../tools/mod.ts";
+ * import type { WebToolOptions } from "./options.ts";
+ * const web: WebToolOptions = { allowedDomains: ["deno.com"], timeoutMs: 10_000 };
+ * assert.ok(builtinTools({ web }).some((t) => t.name === "WebFetch"));
+ * ```
+ */
 export interface WebToolOptions {
   /** When set, only these domains (and their subdomains; `*.x` for subdomains only) may be fetched or listed. Default: any. */
   allowedDomains?: readonly string[];

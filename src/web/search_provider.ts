@@ -6,7 +6,21 @@
 import { PaddockError } from "../errors.ts";
 import { httpGet } from "./http_get.ts";
 
-/** One search result. */
+/**
+ * One search result.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { SearchHit } from "./search_provider.ts";
+ * const hit: SearchHit = {
+ *   title: "Deno",
+ *   url: "https://deno.com/",
+ *   snippet: "The open-source JavaScript runtime",
+ * };
+ * assert.equal(new URL(hit.url).hostname, "deno.com");
+ * ```
+ */
 export interface SearchHit {
   /** Page title. */
   title: string;
@@ -16,7 +30,22 @@ export interface SearchHit {
   snippet: string;
 }
 
-/** What a provider is asked. */
+/**
+ * What a provider is asked.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { SearchProvider, SearchRequest } from "./search_provider.ts";
+ * const echo: SearchProvider = {
+ *   name: "echo",
+ *   search: (request: SearchRequest) =>
+ *     Promise.resolve([{ title: request.query, url: "https://a.example/", snippet: "" }]),
+ * };
+ * const ctx = { fetch, signal: new AbortController().signal, timeoutMs: 1000 };
+ * assert.equal((await echo.search({ query: "deno", count: 5 }, ctx))[0].title, "deno");
+ * ```
+ */
 export interface SearchRequest {
   /** The query. */
   query: string;
@@ -24,7 +53,21 @@ export interface SearchRequest {
   count: number;
 }
 
-/** What a provider may use. */
+/**
+ * What a provider may use.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { SearchContext } from "./search_provider.ts";
+ * const ctx: SearchContext = {
+ *   fetch: () => Promise.resolve(Response.json({ results: [] })),
+ *   signal: AbortSignal.timeout(5_000),
+ *   timeoutMs: 5_000,
+ * };
+ * assert.deepEqual(await (await ctx.fetch("https://search.example/?q=deno")).json(), { results: [] });
+ * ```
+ */
 export interface SearchContext {
   /** The fetch to use. */
   fetch: typeof fetch;
@@ -34,7 +77,28 @@ export interface SearchContext {
   timeoutMs: number;
 }
 
-/** A web search backend. */
+/**
+ * A web search backend.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, ToolRegistry } from "../../mod.ts";
+ * import { createWebSearchTool } from "../tools/web_search.ts";
+ * import type { SearchProvider } from "./search_provider.ts";
+ * // a provider of your own: here, a fixed list
+ * const fixed: SearchProvider = {
+ *   name: "fixed",
+ *   search: (request) =>
+ *     Promise.resolve([{ title: `About ${request.query}`, url: "https://a.example/", snippet: "" }]),
+ * };
+ * const tool = createWebSearchTool({ search: fixed });
+ * const r = await runTool(new ToolRegistry([tool]), { name: "WebSearch", input: { query: "deno" } }, {
+ *   approver: () => Promise.resolve(true),
+ * });
+ * assert.match(r.text, /About deno/);
+ * ```
+ */
 export interface SearchProvider {
   /** Name shown in results and errors (`brave`, `searxng`). */
   readonly name: string;
@@ -101,8 +165,9 @@ const ENTITIES: Record<string, string> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { plainSnippet } from "./search_provider.ts";
- * console.assert(plainSnippet("<strong>Deno</strong> &amp; npm") === "Deno & npm");
+ * assert.equal(plainSnippet("<strong>Deno</strong> &amp; npm"), "Deno & npm");
  * ```
  */
 export function plainSnippet(html: unknown): string {

@@ -7,7 +7,17 @@
  */
 import { getSearchJson, plainSnippet, type SearchHit, type SearchProvider } from "./search_provider.ts";
 
-/** The options {@link searxngProvider} takes. */
+/**
+ * The options {@link searxngProvider} takes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type SearxngOptions, searxngProvider } from "./searxng.ts";
+ * const options: SearxngOptions = { baseUrl: "http://127.0.0.1:8888" };
+ * assert.equal(searxngProvider(options).name, "searxng");
+ * ```
+ */
 export interface SearxngOptions {
   /** The instance's base URL (`https://searx.example.org`, `http://127.0.0.1:8888`). */
   baseUrl: string;
@@ -22,8 +32,9 @@ interface SearxngResponse {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { searxngProvider } from "./searxng.ts";
- * console.assert(searxngProvider({ baseUrl: "http://127.0.0.1:8888" }).name === "searxng");
+ * assert.equal(searxngProvider({ baseUrl: "http://127.0.0.1:8888" }).name, "searxng");
  * ```
  */
 export function searxngProvider(options: SearxngOptions): SearchProvider {

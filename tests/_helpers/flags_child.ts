@@ -2,7 +2,8 @@
 // class under whatever flags the parent computed, in bypassPermissions mode so
 // only Deno can refuse. Prints one JSON object.
 import { z } from "zod";
-import { checkGrants, defineTool, runTool, Session, ToolRegistry } from "../../mod.ts";
+import { defineTool, runTool, Session, ToolRegistry } from "../../mod.ts";
+import { checkGrants } from "../../src/permissions/mod.ts";
 
 const [root] = Deno.args;
 const session = new Session({ roots: [root], mode: "bypassPermissions", outputDir: `${root}/.out` });

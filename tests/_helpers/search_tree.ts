@@ -1,10 +1,8 @@
 /**
- * A tree for the search tools' tests, and a way to run with the walk helper thread.
+ * A tree for the search tools' tests.
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { startWalkHelper, stopWalkHelper, type WalkHelper } from "../../src/search/walk_helper.ts";
 import type { TempWorkspace } from "./workspace.ts";
 
 /** 90 package folders with nested ignore files, hidden files, a .git and spread mtimes. */
@@ -40,17 +38,5 @@ async function* walkFiles(dir: string): AsyncGenerator<string> {
     const p = `${dir}/${e.name}`;
     if (e.isDirectory) yield* walkFiles(p);
     else yield p;
-  }
-}
-
-/** Runs `fn` with the process's walk helper started and ready, and stops the helper after. */
-export async function withHelper(fn: (helper: WalkHelper) => Promise<void>): Promise<void> {
-  const helper = startWalkHelper();
-  assert.ok(helper, "the test process may read the worker's modules");
-  try {
-    await helper.whenReady;
-    await fn(helper);
-  } finally {
-    await stopWalkHelper();
   }
 }

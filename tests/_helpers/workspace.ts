@@ -1,6 +1,5 @@
 /** Test helpers: real temp workspaces that clean themselves up. */
 import { Session } from "../../src/session/session.ts";
-import { RACY_WINDOW_MS } from "../../src/search/file_index.ts";
 
 /** A temp workspace with a session rooted in it. */
 export interface TempWorkspace extends AsyncDisposable {
@@ -36,13 +35,4 @@ export async function tempWorkspace(prefix = "paddock-test-"): Promise<TempWorks
       await Deno.remove(out, { recursive: true }).catch(() => {});
     },
   };
-}
-
-/**
- * Waits until the file index trusts listings read from now on: past the end
- * of the current second (Deno gives ctime in whole seconds, so a change is
- * taken to have come at the end of its second) and the racy window after it.
- */
-export async function pastRacyWindow(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + RACY_WINDOW_MS + 10));
 }

@@ -288,7 +288,7 @@ Deno.test("Hook commands from the settings file run around CLI calls, and perms 
     cwd: ws.dir,
   });
   assert.equal(ok.code, 0, ok.err);
-  const perms = await paddock(["perms", "--json", "--disallowed-tools", "Bash,Grep,EnterWorktree"], {
+  const perms = await paddock(["perms", "--json", "--disallowed-tools", "Bash,Grep,Glob,EnterWorktree"], {
     cwd: ws.dir,
   });
   assert.ok(JSON.parse(perms.out).flags.includes("--allow-run=bash"), perms.out);

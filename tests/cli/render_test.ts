@@ -1,16 +1,18 @@
 import assert from "node:assert/strict";
+import { stripVTControlCharacters } from "node:util";
 import { createRenderer } from "../../src/cli/render.ts";
 import type { AgentEvent } from "../../src/loop/events.ts";
 import type { ToolCallResult } from "../../src/tool/run_tool.ts";
 
-function render(events: AgentEvent[], json = false) {
+function render(events: AgentEvent[], json = false, color = false) {
   const out: string[] = [];
   const err: string[] = [];
-  const r = createRenderer({ out: (t) => out.push(t), err: (t) => err.push(t) }, { json });
+  const r = createRenderer({ out: (t) => out.push(t), err: (t) => err.push(t) }, { json, color });
   events.forEach((e) => r.render(e));
   return { out: out.join(""), err: err.join("") };
 }
 
+const ESC = "\x1b";
 const usage = { promptTokens: 12, completionTokens: 3, totalTokens: 15, requests: 1, toolCalls: 1 };
 const bashResult = { id: "b", tool: "Bash", ok: true, text: "hi", elapsedMs: 1 } as ToolCallResult;
 
@@ -56,4 +58,26 @@ Deno.test("the renderer in JSON mode writes one parseable event per line", () =>
   );
   assert.equal(err, "");
   assert.deepEqual(out.trim().split("\n").map((l) => JSON.parse(l).type), ["text", "turn_end"]);
+});
+
+Deno.test("the renderer colours tool lines, failures and diffs only when asked", () => {
+  const events: AgentEvent[] = [
+    { type: "tool_start", callId: "b", tool: "Bash", input: { command: "ls" }, summary: "ls" },
+    {
+      type: "tool_end",
+      callId: "e",
+      tool: "Edit",
+      ok: true,
+      elapsedMs: 1,
+      result: { ...bashResult, tool: "Edit", data: { diff: "-old\n+new\n" } },
+    },
+    { type: "result", stopReason: "error", text: "", turns: 1, usage, durationMs: 10, error: "boom" },
+  ];
+  const plain = render(events).err;
+  assert.ok(!plain.includes(ESC), "no escapes without colour");
+  const colored = render(events, false, true).err;
+  assert.ok(colored.includes(`${ESC}[36m→${ESC}[39m Bash ls`), colored);
+  assert.ok(colored.includes(`${ESC}[31m-old${ESC}[39m`) && colored.includes(`${ESC}[32m+new${ESC}[39m`));
+  assert.ok(colored.includes(`${ESC}[31mError:${ESC}[39m boom`));
+  assert.equal(stripVTControlCharacters(colored), plain);
 });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { toDenoFlags } from "../../src/permissions/deno_flags.ts";
-import { type AgentFlagValues, setupAgent } from "../../src/cli/agent_setup.ts";
+import { setupAgent } from "../../src/cli/agent_setup.ts";
+import type { AgentFlagValues } from "../../src/cli/flags.ts";
 import type { CliIo } from "../../src/cli/command.ts";
 import { main } from "../../src/cli/main.ts";
-import { sessionIndex } from "../../src/search/options.ts";
 import { startFakeLlm } from "../_helpers/fake_llm.ts";
 import { fromFileUrl } from "../_helpers/paths.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
@@ -179,31 +179,4 @@ Deno.test("paddock chat keeps the conversation across prompts read from stdin", 
   assert.deepEqual(roles.slice(1), ["user:one", "assistant:First.", "user:two"]);
   assert.equal(io.stdout.join(""), "First.\nSecond.\n");
   assert.ok(llm.requests.every((r) => !r.body.stream), "--no-stream asks for whole answers");
-});
-
-Deno.test("run and chat index the workspace for Glob while the model thinks, unless the settings say no", async () => {
-  await using ws = await tempWorkspace();
-  for (let i = 0; i < 20; i++) await ws.write(`src/m${i}/f.ts`, "x");
-  const env = { PADDOCK_MODEL: "fake-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" };
-  const values = { root: [ws.dir], quiet: true } as AgentFlagValues;
-  const setup = await setupAgent(values, memoryIo(ws.dir, env));
-  assert.ok(typeof setup !== "number");
-  try {
-    assert.equal(setup.runtime.options.indexAhead, true);
-    const index = sessionIndex(setup.runtime.session);
-    for (let n = 0; n < 200 && index.size < 22; n++) await new Promise((r) => setTimeout(r, 25));
-    assert.equal(index.size, 22, "the root, src and its 20 folders are indexed");
-  } finally {
-    await setup.runtime.close();
-  }
-  await ws.write(".paddock/settings.json", JSON.stringify({ indexAhead: false }));
-  const off = await setupAgent(values, memoryIo(ws.dir, env));
-  assert.ok(typeof off !== "number");
-  try {
-    assert.equal(off.runtime.options.indexAhead, false);
-    await new Promise((r) => setTimeout(r, 100));
-    assert.equal(sessionIndex(off.runtime.session).size, 0);
-  } finally {
-    await off.runtime.close();
-  }
 });

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { decidePermission, type DecisionInput, type SideEffect } from "../../mod.ts";
+import { decidePermission, type DecisionInput, type SideEffect } from "../../src/permissions/mod.ts";
+import {
+  type ApprovalQuestion,
+  type CallDecisionInput,
+  decideCall,
+  type DecisionTool,
+} from "../../src/permissions/decide.ts";
 
 type Row = [string, Partial<DecisionInput> & { sideEffect: SideEffect }, "allow" | "deny" | "ask"];
 
@@ -50,3 +56,145 @@ for (const [name, partial, expected] of rows) {
     assert.ok(d.reason.length > 0);
   });
 }
+
+type Verdict = { behavior: "allow" | "deny"; reason: string };
+type CallRow = [string, Partial<CallDecisionInput>, Verdict["behavior"], RegExp];
+
+const edit: DecisionTool = { name: "Edit", sideEffect: "Mutating" };
+const look: DecisionTool = { name: "Look", sideEffect: "ReadOnly" };
+const yes = () => Promise.resolve(true as const);
+
+const callRows: CallRow[] = [
+  [
+    "a hook's deny wins over an allow rule",
+    {
+      hook: { decision: "deny", reason: "no" },
+      rules: { allow: ["Edit"] },
+    },
+    "deny",
+    /^Denied by a hook: no$/,
+  ],
+  [
+    "a hook's deny wins over bypass mode",
+    {
+      hook: { decision: "deny" },
+      mode: "bypassPermissions",
+    },
+    "deny",
+    /^Denied by a hook$/,
+  ],
+  ["a hook's allow skips the approver", { hook: { decision: "allow" } }, "allow", /./],
+  [
+    "a hook's allow does not lift a deny rule",
+    {
+      hook: { decision: "allow" },
+      rules: { deny: ["Edit"] },
+    },
+    "deny",
+    /^Denied by rule "Edit"$/,
+  ],
+  [
+    "a hook's allow does not lift plan mode",
+    {
+      hook: { decision: "allow" },
+      mode: "plan",
+    },
+    "deny",
+    /cannot run in plan mode/,
+  ],
+  [
+    "a hook's ask asks even for a read-only call",
+    {
+      tool: look,
+      hook: { decision: "ask" },
+    },
+    "deny",
+    /run without asking, and no approver is set/,
+  ],
+  [
+    "dontAsk mode refuses a hook's ask",
+    {
+      tool: look,
+      hook: { decision: "ask" },
+      mode: "dontAsk",
+      approve: yes,
+    },
+    "deny",
+    /, and dontAsk mode refuses it$/,
+  ],
+  [
+    "an ask without an approver is refused, naming the ways to allow it",
+    {},
+    "deny",
+    /^"Edit" is Mutating and needs approval, and no approver is set: allow it with a rule/,
+  ],
+  ["the approver's yes runs the call", { approve: yes }, "allow", /approved "Edit"/],
+  [
+    "the approver's no refuses the call",
+    { approve: () => Promise.resolve(false) },
+    "deny",
+    /^The user denied "Edit"$/,
+  ],
+  [
+    "the approver's reason is passed on",
+    {
+      approve: () => Promise.resolve({ behavior: "deny" as const, reason: "not today" }),
+    },
+    "deny",
+    /^The user denied "Edit": not today$/,
+  ],
+  [
+    "an approver that fails refuses the call",
+    {
+      approve: () => Promise.reject(new Error("no terminal")),
+    },
+    "deny",
+    /^The approver failed: no terminal$/,
+  ],
+  [
+    "a read of a tool whose class depends on the input runs without asking",
+    {
+      tool: {
+        ...edit,
+        sideEffectOf: (i: { value?: string }) => i.value === undefined ? "ReadOnly" : "Mutating",
+      },
+    },
+    "allow",
+    /ReadOnly tools run without asking/,
+  ],
+  [
+    "a class that cannot be told from the input falls back to the tool's",
+    {
+      tool: {
+        ...edit,
+        sideEffectOf: () => {
+          throw new Error("bad input");
+        },
+      },
+    },
+    "deny",
+    /is Mutating and needs approval/,
+  ],
+];
+
+for (const [name, partial, expected, reason] of callRows) {
+  Deno.test(`Call decision: ${name}`, async () => {
+    const d = await decideCall({ tool: edit, input: {}, mode: "default", ...partial });
+    assert.equal(d.behavior, expected, d.reason);
+    assert.match(d.reason, reason);
+  });
+}
+
+Deno.test("Call decision: the approver is asked with the call's own class and the policy's reason", async () => {
+  const asked: ApprovalQuestion[] = [];
+  const config: DecisionTool = {
+    name: "Config",
+    sideEffect: "Mutating",
+    sideEffectOf: (i: { value?: string }) => (i.value === undefined ? "ReadOnly" : "Mutating"),
+  };
+  const approve = (q: ApprovalQuestion) => (asked.push(q), Promise.resolve(true));
+  await decideCall({ tool: config, input: {}, mode: "default", approve });
+  assert.deepEqual(asked, []);
+  await decideCall({ tool: config, input: { value: "x" }, mode: "default", approve });
+  assert.deepEqual(asked, [{ sideEffect: "Mutating", reason: '"Config" is Mutating and needs approval' }]);
+});

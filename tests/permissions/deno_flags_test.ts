@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { denoRunLine, type FlagPolicy, toDenoFlags } from "../../mod.ts";
+import { denoRunLine, type FlagPolicy, toDenoFlags } from "../../src/permissions/mod.ts";
 
 const table: Array<[string, FlagPolicy, string[]]> = [
   ["nothing enabled", { tools: [], roots: ["/w"] }, ["--no-prompt"]],

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fromFileUrl } from "../_helpers/paths.ts";
-import { toDenoFlags } from "../../mod.ts";
+import { toDenoFlags } from "../../src/permissions/mod.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
 const child = fromFileUrl(new URL("../_helpers/flags_child.ts", import.meta.url));

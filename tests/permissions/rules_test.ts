@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { evaluateRules, parseRule, ruleMatches } from "../../mod.ts";
+import { evaluateRules, parseRule, ruleMatches } from "../../src/permissions/mod.ts";
 
 Deno.test("Rules parse tool and content", () => {
   assert.deepEqual(parseRule("Bash"), { tool: "Bash" });

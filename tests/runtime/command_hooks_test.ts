@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { commandHooks, parseCommandHooks, runTool, ToolRegistry } from "../../mod.ts";
+import { runTool, ToolRegistry } from "../../mod.ts";
+import { commandHooks, parseCommandHooks } from "../../src/runtime/mod.ts";
 import { echoTool } from "../_helpers/tools.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 

@@ -178,15 +178,61 @@ Deno.test({
   fn: () => sandboxSelfTest({}),
 });
 
-Deno.test("bubblewrap arguments: read-only root, writable roots, private /tmp, PID namespace, network only when allowed", () => {
+Deno.test("bubblewrap arguments: user namespace without capabilities, read-only root, private /tmp and /run, writable roots, network only when allowed", () => {
   const closed = bubblewrapArgs({ writable: ["/w"], writableFiles: ["/o/cwd"], cwd: "/w/sub" });
   const text = closed.join(" ");
-  assert.match(text, /^--ro-bind \/ \/ --dev \/dev --proc \/proc --tmpfs \/tmp /);
-  assert.match(text, /--bind \/w \/w --bind \/o\/cwd \/o\/cwd/);
-  assert.match(text, /--unshare-pid .*--die-with-parent --unshare-net --chdir \/w\/sub --$/);
-  const open = bubblewrapArgs({ writable: ["/w"], cwd: "/w", allowNetwork: true });
+  assert.match(
+    text,
+    /^--unshare-user --disable-userns --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --unshare-net --die-with-parent --new-session --cap-drop ALL /,
+  );
+  assert.match(
+    text,
+    / --ro-bind \/ \/ --dev \/dev --proc \/proc --tmpfs \/tmp --tmpfs \/var\/tmp --tmpfs \/dev\/shm --tmpfs \/run /,
+  );
+  assert.match(text, / --bind \/w \/w --bind \/o\/cwd \/o\/cwd --chdir \/w\/sub --$/);
+  const open = bubblewrapArgs({
+    writable: ["/w"],
+    cwd: "/w",
+    allowNetwork: true,
+    runPaths: ["/run/systemd/resolve/stub-resolv.conf"],
+  });
   assert.ok(!open.includes("--unshare-net"));
-  assert.ok(!open.includes("/run"));
+  assert.match(
+    open.join(" "),
+    / --tmpfs \/run --ro-bind-try \/run\/current-system \/run\/current-system --ro-bind-try (\/run\/systemd\/resolve\/stub-resolv.conf ){2}/,
+    "host sockets under /run stay hidden with the network on; the resolver stays reachable",
+  );
+});
+
+Deno.test("bubblewrap arguments: planned mounts in order, sized tmpfs, limit binds last, older bubblewrap", () => {
+  const args = bubblewrapArgs({
+    writable: ["/w"],
+    cwd: "/w",
+    mounts: [
+      { kind: "bind", path: "/w" },
+      { kind: "bind", path: "/w/.git" },
+      { kind: "ro-bind", path: "/w/.git/hooks" },
+      { kind: "tmpfs", path: "/h/.ssh" },
+      { kind: "hide-file", path: "/h/.netrc" },
+    ],
+    binds: [["/sys/fs/cgroup/pids/p/cgroup.procs", "/run/.paddock-limits/0"]],
+    tmpfsBytes: 1024,
+  }).join(" ");
+  assert.match(
+    args,
+    /--size 1024 --tmpfs \/tmp --size 1024 --tmpfs \/var\/tmp --size 1024 --tmpfs \/dev\/shm /,
+  );
+  assert.match(
+    args,
+    /--bind \/w \/w --bind \/w\/.git \/w\/.git --ro-bind \/w\/.git\/hooks \/w\/.git\/hooks --tmpfs \/h\/.ssh --dev-bind \/dev\/null \/h\/.netrc --bind \/sys\/fs\/cgroup\/pids\/p\/cgroup.procs \/run\/.paddock-limits\/0 --chdir/,
+  );
+  const old = bubblewrapArgs({
+    writable: [],
+    cwd: "/",
+    tmpfsBytes: 1024,
+    features: { disableUserns: false, tmpfsSize: false },
+  });
+  assert.ok(!old.includes("--disable-userns") && !old.includes("--size"));
 });
 
 Deno.test("The Seatbelt profile allows writes only to the workspace and named files, and network only when allowed", () => {

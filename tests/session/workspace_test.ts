@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { InvalidInputError, NotFoundError, PermissionDeniedError, resolveSafePath } from "../../mod.ts";
+import { InvalidInputError, NotFoundError, PermissionDeniedError } from "../../mod.ts";
+import { resolveSafePath } from "../../src/session/mod.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
 Deno.test("Path safety accepts a file inside the workspace and returns its real path", async () => {

@@ -72,7 +72,7 @@ Deno.test("OutputSink stops filling its file at the byte limit and says so in th
   assert.equal(sink.totalChars, 17, "output is still counted");
   assert.equal(
     Deno.readTextFileSync(path),
-    "12345\n\n[… output file limit of 10 bytes reached: later output is not saved here …]\n",
+    "12345\n\n[… output file limit of 10 bytes reached: the rest of the output was cut …]\n",
   );
 
   const spill = ws.path("spill.log");

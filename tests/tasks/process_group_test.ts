@@ -11,7 +11,14 @@ import { groupMembers } from "../_helpers/groups.ts";
 
 Deno.test("parseProcStat reads pid, state, parent, group and start time past an odd command name", () => {
   const line = "4242 (a) b (c) S 1 4240 4240 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 123456 0 0";
-  assert.deepEqual(parseProcStat(line), { pid: 4242, state: "S", ppid: 1, pgid: 4240, startTime: "123456" });
+  assert.deepEqual(parseProcStat(line), {
+    pid: 4242,
+    state: "S",
+    ppid: 1,
+    pgid: 4240,
+    sid: 4240,
+    startTime: "123456",
+  });
   assert.equal(parseProcStat("garbage"), undefined);
 });
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineTool, fromAiSdkTools, fromLangChainTools, runTool, ToolRegistry } from "../../mod.ts";
+import { defineTool, runTool, ToolRegistry } from "../../mod.ts";
+import { fromAiSdkTools, fromLangChainTools } from "../../src/tool/mod.ts";
 import { echoTool } from "../_helpers/tools.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 

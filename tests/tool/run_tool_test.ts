@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import {
-  defineTool,
-  denyListMiddleware,
-  executeToolCalls,
-  loggingMiddleware,
-  runTool,
-  type ToolEvent,
-  ToolRegistry,
-} from "../../mod.ts";
+import { defineTool, executeToolCalls, runTool, Session, type ToolEvent, ToolRegistry } from "../../mod.ts";
+import { denyListMiddleware, loggingMiddleware } from "../../src/tool/mod.ts";
 import { echoTool, slowTool } from "../_helpers/tools.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
 
@@ -295,4 +288,66 @@ Deno.test("Middleware wraps the runner in order and can answer alone", async () 
   assert.match(denied.text, /on the deny list/);
   assert.equal(lines.length, 4);
   assert.match(lines[3], /← Bash error permission_denied/);
+});
+
+Deno.test("A disabled tool is refused under its canonical name before its input is checked", async () => {
+  await using ws = await tempWorkspace();
+  const reg = new ToolRegistry([echoTool("TaskStop", "Execute")]).disable("TaskStop", "needs --allow-run");
+  const events: ToolEvent[] = [];
+  const r = await runTool(reg, { name: "KillShell", input: { wrong: 1 } }, {
+    session: ws.session,
+    onEvent: (e) => events.push(e),
+  });
+  assert.equal(r.tool, "TaskStop");
+  assert.equal(r.error?.code, "permission_denied");
+  assert.equal(r.text, 'Error: Tool "TaskStop" is disabled: needs --allow-run');
+  assert.deepEqual(events.map((e) => e.type), ["tool_end"]);
+});
+
+Deno.test("A PreToolUse hook that throws stops the call, keeping what earlier hooks added", async () => {
+  await using ws = await tempWorkspace();
+  const reg = new ToolRegistry([echoTool()]);
+  const r = await runTool(reg, { name: "Echo", input: { text: "x" } }, {
+    session: ws.session,
+    hooks: {
+      preToolUse: [() => ({ additionalContext: "seen" }), () => {
+        throw new Error("hook crashed");
+      }],
+    },
+  });
+  assert.equal(r.error?.code, "permission_denied");
+  assert.equal(r.text, 'Error: A PreToolUse hook failed, so "Echo" did not run: hook crashed\n\nseen');
+});
+
+Deno.test("A hook's ask puts even a read-only call to the approver, with the call's summary", async () => {
+  await using ws = await tempWorkspace();
+  const reg = new ToolRegistry([echoTool("Look", "ReadOnly")]);
+  const asked: string[] = [];
+  const r = await runTool(reg, { name: "Look", input: { text: "x" } }, {
+    session: ws.session,
+    hooks: { preToolUse: [() => ({ decision: "ask" as const, updatedInput: { text: "y" } })] },
+    approver: (
+      q,
+    ) => (asked.push(`${q.tool} ${q.sideEffect} ${JSON.stringify(q.input)}`), Promise.resolve(false)),
+  });
+  assert.deepEqual(asked, ['Look ReadOnly {"text":"y"}']);
+  assert.equal(r.text, 'Error: The user denied "Look"');
+});
+
+Deno.test("A result whose whole output cannot be saved comes back as an error saying why", async () => {
+  await using ws = await tempWorkspace();
+  const blocked = await ws.write("not-a-folder", "");
+  const session = new Session({ roots: [ws.dir], outputDir: `${blocked}/out` });
+  const reg = new ToolRegistry([defineTool({
+    name: "Big",
+    description: "Big output",
+    sideEffect: "None",
+    maxOutputChars: 100,
+    input: z.strictObject({}),
+    execute: () => Promise.resolve("x".repeat(1000)),
+  })]);
+  const r = await runTool(reg, { name: "Big", input: {} }, { session });
+  assert.equal(r.ok, false);
+  assert.equal(r.error?.code, "execution_failed");
+  assert.ok(r.text.startsWith("Error: ") && r.text.length < 200, r.text);
 });

@@ -1,12 +1,22 @@
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { runTool } from "../../src/tool/run_tool.ts";
 import { ToolRegistry } from "../../src/tool/registry.ts";
+import type { SearchToolOptions } from "../../src/search/options.ts";
 import { createGlobTool, type GlobResult } from "../../src/tools/glob.ts";
-import { sessionIndex } from "../../src/search/options.ts";
-import { Session } from "../../src/session/session.ts";
-import { pastRacyWindow, type TempWorkspace, tempWorkspace } from "../_helpers/workspace.ts";
+import type { Session } from "../../src/session/session.ts";
+import { type TempWorkspace, tempWorkspace } from "../_helpers/workspace.ts";
+import { buildTree } from "../_helpers/search_tree.ts";
 import { buildFixture, rawRg } from "./_search_fixture.ts";
 
+/** Glob over `rg --files` (failing rather than falling back), and the plain walk. */
+function engines(options: SearchToolOptions = {}): Array<readonly [string, ToolRegistry]> {
+  return [
+    ["ripgrep", new ToolRegistry([createGlobTool({ ...options, engine: "ripgrep" })])],
+    ["in-process", new ToolRegistry([createGlobTool({ ...options, engine: "in-process" })])],
+  ];
+}
+const ENGINES = engines();
 const registry = new ToolRegistry([createGlobTool()]);
 
 async function glob(session: Session, input: Record<string, unknown>, reg = registry) {
@@ -18,38 +28,47 @@ async function glob(session: Session, input: Record<string, unknown>, reg = regi
 async function relNames(
   ws: TempWorkspace,
   input: Record<string, unknown>,
-  session = ws.session,
+  reg = registry,
 ): Promise<string[]> {
-  return (await glob(session, input)).data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
+  const r = await glob(ws.session, input, reg);
+  assert.ok(r.ok, r.text);
+  return r.data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
 }
 
 Deno.test("Glob returns absolute paths, newest first, hidden files in, .git and ignored files out", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  const r = await glob(ws.session, { pattern: "**/*" });
-  assert.ok(r.ok, r.text);
-  const rel = r.data.filenames.map((f) => f.slice(ws.dir.length + 1));
-  assert.ok(r.data.filenames.every((f) => f.startsWith(`${ws.dir}/`)));
-  assert.deepEqual(rel.slice(0, 5), [".gitignore", "keep.log", ".hidden/conf.ts", "long.txt", "multi.txt"]);
-  assert.deepEqual(rel.slice(-3), ["README.md", ".ignore", "src/lib/.gitignore"]); // equal mtimes: by path
-  for (
-    const gone of [
-      "debug.log",
-      "build/out.js",
-      "node_modules/pkg/index.js",
-      "secret.txt",
-      "src/lib/types.gen.ts",
-      ".git/HEAD",
-    ]
-  ) {
-    assert.ok(!rel.includes(gone), gone);
+  for (const [engine, reg] of [["auto", registry] as const, ...ENGINES]) {
+    const r = await glob(ws.session, { pattern: "**/*" }, reg);
+    assert.ok(r.ok, r.text);
+    const rel = r.data.filenames.map((f) => f.slice(ws.dir.length + 1));
+    assert.ok(r.data.filenames.every((f) => f.startsWith(`${ws.dir}/`)));
+    assert.deepEqual(
+      rel.slice(0, 5),
+      [".gitignore", "keep.log", ".hidden/conf.ts", "long.txt", "multi.txt"],
+      engine,
+    );
+    assert.deepEqual(rel.slice(-3), ["README.md", ".ignore", "src/lib/.gitignore"], engine); // equal mtimes: by path
+    for (
+      const gone of [
+        "debug.log",
+        "build/out.js",
+        "node_modules/pkg/index.js",
+        "secret.txt",
+        "src/lib/types.gen.ts",
+        ".git/HEAD",
+      ]
+    ) {
+      assert.ok(!rel.includes(gone), `${gone} ${engine}`);
+    }
+    assert.equal(r.text.split("\n")[0], `${ws.dir}/.gitignore`);
   }
-  assert.equal(r.text.split("\n")[0], `${ws.dir}/.gitignore`);
 });
 
-Deno.test("Glob matches what rg --files lists for the same glob", async () => {
+Deno.test("Glob matches what rg --files lists for the same glob, on both engines", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
+  const listed = new Set(await rawRg(ws.dir, ["--files", "--hidden", "-g", "!.git"]));
   for (
     const pattern of [
       "**/*.ts",
@@ -60,12 +79,17 @@ Deno.test("Glob matches what rg --files lists for the same glob", async () => {
       "**/.*",
       "**/util*",
       "*",
+      "docs/guide.md",
+      "{src,docs}/*",
+      "*/lib/*.ts",
+      "{src,docs,build}/**/*.{ts,md,js}",
+      "s*/**/.gitignore",
+      "*/deep/**/*",
+      "{src/lib,py}/*",
+      "[bn]*/**/*",
     ]
   ) {
-    const r = await glob(ws.session, { pattern });
-    const mine = r.data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
     // rg's -g overrides ignore files, so: (files rg lists) ∩ (files the glob matches, ignores off)
-    const listed = new Set(await rawRg(ws.dir, ["--files", "--hidden", "-g", "!.git"]));
     const matching = await rawRg(ws.dir, [
       "--files",
       "--hidden",
@@ -76,47 +100,72 @@ Deno.test("Glob matches what rg --files lists for the same glob", async () => {
       `/${pattern}`,
     ]);
     const theirs = matching.filter((f) => listed.has(f)).sort();
-    assert.deepEqual(mine, theirs, pattern);
+    for (const [engine, reg] of ENGINES) {
+      assert.deepEqual(await relNames(ws, { pattern }, reg), theirs, `${pattern} ${engine}`);
+    }
+  }
+});
+
+Deno.test("Glob lists nothing under a literal folder that is ignored, missing or .git", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  for (const [engine, reg] of ENGINES) {
+    for (
+      const pattern of ["build/*.js", "node_modules/**/*.js", "nowhere/**/*", ".git/*", "src/lib/missing/*"]
+    ) {
+      const r = await glob(ws.session, { pattern }, reg);
+      assert.equal(r.text, "No files found", `${pattern} ${engine}`);
+    }
+  }
+  const all = engines({ respectGitignore: false });
+  for (const [engine, reg] of all) {
+    assert.deepEqual(await relNames(ws, { pattern: "build/*.js" }, reg), ["build/out.js"], engine);
   }
 });
 
 Deno.test("Glob applies anchored ignore rules to paths, as rg does", async () => {
   await using ws = await tempWorkspace();
   await Deno.mkdir(ws.path(".git"));
-  await ws.write(".gitignore", "*.log\n"); // no negation anywhere: the walk's fast path
+  await ws.write(".gitignore", "*.log\n"); // no negation anywhere: the ignore rules' fast path
   await ws.write("docs/.gitignore", "/top.md\ndeep/nested/gone.md\n");
   for (
     const f of ["top.md", "docs/top.md", "docs/deep/top.md", "docs/deep/nested/gone.md", "docs/deep/gone.md"]
   ) {
     await ws.write(f, "x");
   }
-  const r = await glob(ws.session, { pattern: "**/*.md" });
-  const mine = r.data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
   const listed = await rawRg(ws.dir, ["--files", "--hidden", "-g", "!.git"]); // (-g would override the rules)
-  assert.deepEqual(mine, listed.filter((f) => f.endsWith(".md")).sort());
-  assert.deepEqual(mine, ["docs/deep/gone.md", "docs/deep/top.md", "top.md"]);
+  for (const [engine, reg] of ENGINES) {
+    const mine = await relNames(ws, { pattern: "**/*.md" }, reg);
+    assert.deepEqual(mine, listed.filter((f) => f.endsWith(".md")).sort(), engine);
+    assert.deepEqual(mine, ["docs/deep/gone.md", "docs/deep/top.md", "top.md"], engine);
+  }
 });
 
-Deno.test("Glob respects the respectGitignore option", async () => {
+Deno.test("Glob with respectGitignore false lists ignored files too, .git still out", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  const all = new ToolRegistry([createGlobTool({ respectGitignore: false })]);
-  const r = await glob(ws.session, { pattern: "**/*.{log,js}" }, all);
-  const rel = r.data.filenames.map((f) => f.slice(ws.dir.length + 1)).sort();
-  assert.deepEqual(rel, ["build/out.js", "debug.log", "keep.log", "node_modules/pkg/index.js"]);
+  for (const [engine, reg] of engines({ respectGitignore: false })) {
+    const rel = await relNames(ws, { pattern: "**/*.{log,js}" }, reg);
+    assert.deepEqual(rel, ["build/out.js", "debug.log", "keep.log", "node_modules/pkg/index.js"], engine);
+    const every = await relNames(ws, { pattern: "**/*" }, reg);
+    assert.ok(every.includes("secret.txt") && every.includes("src/lib/types.gen.ts"), engine);
+    assert.ok(!every.some((f) => f.startsWith(".git/")), engine);
+  }
 });
 
 Deno.test("Glob cuts at 100 paths and says so", async () => {
   await using ws = await tempWorkspace();
   for (let i = 0; i < 105; i++) await ws.write(`many/f${String(i).padStart(3, "0")}.txt`, "x");
-  const r = await glob(ws.session, { pattern: "many/*.txt" });
-  assert.equal(r.data.filenames.length, 100);
-  assert.equal(r.data.numFiles, 105);
-  assert.ok(r.data.truncated);
-  assert.match(r.text, /Showing the 100 most recently modified of 105 files/);
+  for (const [engine, reg] of ENGINES) {
+    const r = await glob(ws.session, { pattern: "many/*.txt" }, reg);
+    assert.equal(r.data.filenames.length, 100, engine);
+    assert.equal(r.data.numFiles, 105);
+    assert.ok(r.data.truncated);
+    assert.match(r.text, /Showing the 100 most recently modified of 105 files/);
+  }
 });
 
-Deno.test("Glob keeps the 100 newest of many matches, ties by path", async () => {
+Deno.test("Glob keeps the 100 newest of many matches, newest first, ties by path", async () => {
   await using ws = await tempWorkspace();
   const files: Array<{ rel: string; mtime: number }> = [];
   for (let i = 0; i < 900; i++) {
@@ -128,65 +177,48 @@ Deno.test("Glob keeps the 100 newest of many matches, ties by path", async () =>
     files.push({ rel, mtime });
   }
   files.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  const r = await glob(ws.session, { pattern: "**/*.txt" });
-  assert.equal(r.data.numFiles, 900);
-  assert.deepEqual(r.data.filenames, files.slice(0, 100).map((f) => ws.path(f.rel)));
+  for (const [engine, reg] of ENGINES) {
+    const r = await glob(ws.session, { pattern: "**/*.txt" }, reg);
+    assert.equal(r.data.numFiles, 900, engine);
+    assert.ok(r.data.truncated, engine);
+    assert.deepEqual(r.data.filenames, files.slice(0, 100).map((f) => ws.path(f.rel)), engine);
+  }
+  const few = new ToolRegistry([createGlobTool({ globLimit: 3, engine: "ripgrep" })]);
+  const top3 = await glob(ws.session, { pattern: "**/*.txt" }, few);
+  assert.deepEqual(top3.data.filenames, files.slice(0, 3).map((f) => ws.path(f.rel)));
 });
 
-Deno.test("Glob walks only from the pattern's literal prefix", async () => {
+Deno.test("Glob gives the same answer on both engines over a tree of nested ignore files", async () => {
   await using ws = await tempWorkspace();
-  await buildFixture(ws);
-  const index = sessionIndex(ws.session);
-  const r = await glob(ws.session, { pattern: "docs/deep/**/*.md" });
-  assert.deepEqual(r.data.filenames, [ws.path("docs/deep/nested/page.md")]);
-  assert.equal(index.reads, 4); // the root, docs, docs/deep and docs/deep/nested; nothing else
+  const root = await buildTree(ws);
+  for (const pattern of ["**/*", "**/*.ts", "p7/**/*", "p*/m1/*.js", "*"]) {
+    const [rg, walk] = await Promise.all(
+      ENGINES.map(([, reg]) => glob(ws.session, { pattern, path: root }, reg)),
+    );
+    assert.ok(rg.ok && walk.ok, `${rg.text} ${walk.text}`);
+    assert.deepEqual(walk.data.filenames, rg.data.filenames, pattern);
+    assert.equal(walk.data.numFiles, rg.data.numFiles, pattern);
+  }
 });
 
-Deno.test("Glob's second call on an unchanged tree reads no folder again", async () => {
+Deno.test("Glob sees a file written between two calls (nothing is cached)", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  await pastRacyWindow();
-  const index = sessionIndex(ws.session);
-  const first = await glob(ws.session, { pattern: "**/*.ts" });
-  const reads = index.reads;
-  const second = await glob(ws.session, { pattern: "**/*.ts" });
-  assert.equal(index.reads, reads);
-  assert.deepEqual(second.data.filenames, first.data.filenames);
+  for (const [engine, reg] of ENGINES) {
+    const first = await glob(ws.session, { pattern: "src/**/*.ts" }, reg);
+    const path = await ws.write(`src/lib/late_${engine}.ts`, "x");
+    const second = await glob(ws.session, { pattern: "src/**/*.ts" }, reg);
+    assert.equal(second.data.numFiles, first.data.numFiles + 1, engine);
+    assert.equal(second.data.filenames[0], path, `${engine}: the newest comes first`);
+    await Deno.remove(path);
+  }
 });
 
 Deno.test("Glob sees files created, deleted and renamed between calls", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  const names = () => relNames(ws, { pattern: "**/*.ts" });
-  const before = await names();
-  await ws.write("src/lib/created.ts", "new");
-  assert.deepEqual(await names(), [...before, "src/lib/created.ts"].sort());
-  await Deno.remove(ws.path("src/lib/util.ts"));
-  assert.ok(!(await names()).includes("src/lib/util.ts"));
-  await Deno.rename(ws.path("src/app.ts"), ws.path("docs/app.ts"));
-  const after = await names();
-  assert.ok(after.includes("docs/app.ts") && !after.includes("src/app.ts"));
-  await Deno.mkdir(ws.path("fresh/dir"), { recursive: true });
-  await ws.write("fresh/dir/new.ts", "x");
-  assert.ok((await names()).includes("fresh/dir/new.ts"));
-});
-
-Deno.test("Glob answers a repeated call from memory only while every folder it read is unchanged", async () => {
-  await using ws = await tempWorkspace();
-  await buildFixture(ws);
   await Deno.mkdir(ws.path("src/empty/inner"), { recursive: true });
-  const index = sessionIndex(ws.session);
-  const names = () => relNames(ws, { pattern: "**/*.ts" });
-  const truth = () => relNames(ws, { pattern: "**/*.ts" }, new Session({ roots: [ws.dir] }));
-  /** Past the racy window of what was just read, a call refreshes the memory and the next is answered from it. */
-  const settle = async () => {
-    await pastRacyWindow();
-    const refreshed = await names();
-    const recalled = index.recalled;
-    assert.deepEqual(await names(), refreshed);
-    assert.equal(index.recalled, recalled + 1, "answered from memory");
-  };
-  await settle();
+  const names = (reg: ToolRegistry) => relNames(ws, { pattern: "**/*.ts" }, reg);
   const changes: Array<[string, () => Promise<unknown>]> = [
     ["a file created in a nested folder", () => ws.write("src/lib/created.ts", "x")],
     ["a file created in a folder that was empty", () => ws.write("src/empty/inner/late.ts", "x")],
@@ -205,19 +237,22 @@ Deno.test("Glob answers a repeated call from memory only while every folder it r
     ],
   ];
   for (const [what, change] of changes) {
-    const before = await names();
+    const before = await names(ENGINES[0][1]);
     await change();
-    const after = await names(); // at once: the change is seen although the memory holds the old answer
-    assert.deepEqual(after, await truth(), what);
-    assert.notDeepEqual(after, before, what);
-    await settle();
+    const theirs = (await rawRg(ws.dir, ["--files", "--hidden", "-g", "!.git"])).filter((f) =>
+      f.endsWith(".ts")
+    );
+    for (const [engine, reg] of ENGINES) {
+      const after = await names(reg);
+      assert.deepEqual(after, theirs.sort(), `${what} ${engine}`);
+      assert.notDeepEqual(after, before, `${what} ${engine}`);
+    }
   }
 });
 
-Deno.test("Glob's memory keeps answers apart by pattern, folder and ignore option", async () => {
+Deno.test("Glob keeps answers apart by pattern, folder and ignore option", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  await pastRacyWindow();
   const all = new ToolRegistry([createGlobTool({ respectGitignore: false })]);
   for (let round = 0; round < 2; round++) {
     const ts = await glob(ws.session, { pattern: "**/*.ts" });
@@ -232,32 +267,32 @@ Deno.test("Glob's memory keeps answers apart by pattern, folder and ignore optio
     ]);
     assert.deepEqual(sub.data.filenames, ts.data.filenames.filter((f) => f.startsWith(ws.path("src/"))));
   }
-  assert.equal(sessionIndex(ws.session).recalled, 4);
 });
 
 Deno.test("Glob applies a .gitignore edited in place between calls", async () => {
   await using ws = await tempWorkspace();
   await buildFixture(ws);
-  await pastRacyWindow();
-  assert.ok((await glob(ws.session, { pattern: "**/*.md" })).data.numFiles === 3);
-  const f = await Deno.open(ws.path(".gitignore"), { append: true });
-  await f.write(new TextEncoder().encode("docs/\n"));
-  f.close();
-  const r = await glob(ws.session, { pattern: "**/*.md" });
-  assert.deepEqual(r.data.filenames, [ws.path("README.md")]);
+  for (const [engine, reg] of ENGINES) {
+    await ws.write(".gitignore", "node_modules\n*.log\n/build/\n!keep.log\n");
+    assert.equal((await glob(ws.session, { pattern: "**/*.md" }, reg)).data.numFiles, 3, engine);
+    const f = await Deno.open(ws.path(".gitignore"), { append: true });
+    await f.write(new TextEncoder().encode("docs/\n"));
+    f.close();
+    const r = await glob(ws.session, { pattern: "**/*.md" }, reg);
+    assert.deepEqual(r.data.filenames, [ws.path("README.md")], engine);
+  }
 });
 
 Deno.test("Glob applies the repository's .git/info/exclude edited in place between calls", async () => {
   await using ws = await tempWorkspace();
-  await ws.write(".git/info/exclude", "*.tmp\n");
   await ws.write("a.txt", "x");
   await ws.write("sub/b.tmp", "x");
-  await pastRacyWindow();
-  const names = () => relNames(ws, { pattern: "**/*" });
-  assert.deepEqual(await names(), ["a.txt"]);
-  assert.deepEqual(await names(), ["a.txt"]);
-  await Deno.writeTextFile(ws.path(".git/info/exclude"), "*.txt\n");
-  assert.deepEqual(await names(), ["sub/b.tmp"]);
+  for (const [engine, reg] of ENGINES) {
+    await ws.write(".git/info/exclude", "*.tmp\n");
+    assert.deepEqual(await relNames(ws, { pattern: "**/*" }, reg), ["a.txt"], engine);
+    await Deno.writeTextFile(ws.path(".git/info/exclude"), "*.txt\n");
+    assert.deepEqual(await relNames(ws, { pattern: "**/*" }, reg), ["sub/b.tmp"], engine);
+  }
 });
 
 Deno.test("Glob takes an absolute pattern and refuses paths outside the workspace", async () => {
@@ -290,84 +325,94 @@ Deno.test("Glob stops a parent's .gitignore at a nested repository, as rg does",
   await ws.write("inner/sub/c.foo", "x");
   await ws.write("plain/d.foo", "x");
   await ws.write("plain/e.txt", "x");
-  for (const [path, cwd] of [[ws.dir, ws.dir], [ws.path("inner"), ws.path("inner")]]) {
-    const r = await glob(ws.session, { pattern: "**/*", path });
-    const mine = r.data.filenames.map((f) => f.slice(cwd.length + 1)).sort();
-    const theirs = (await rawRg(cwd, ["--files", "--hidden", "-g", "!.git"])).sort();
-    assert.deepEqual(mine, theirs, path);
+  for (const path of [ws.dir, ws.path("inner")]) {
+    const theirs = (await rawRg(path, ["--files", "--hidden", "-g", "!.git"])).sort();
+    for (const [engine, reg] of ENGINES) {
+      const r = await glob(ws.session, { pattern: "**/*", path }, reg);
+      const mine = r.data.filenames.map((f) => f.slice(path.length + 1)).sort();
+      assert.deepEqual(mine, theirs, `${path} ${engine}`);
+    }
   }
 });
 
 Deno.test("Glob applies a change to an ignore file above the searched folder", async () => {
   await using ws = await tempWorkspace();
-  await ws.write(".ignore", "*.tmp\n");
   await ws.write("sub/a.txt", "x");
   await ws.write("sub/b.tmp", "x");
-  await pastRacyWindow();
-  const names = () => relNames(ws, { pattern: "*", path: ws.path("sub") });
-  assert.deepEqual(await names(), ["sub/a.txt"]);
-  await Deno.writeTextFile(ws.path(".ignore"), "*.txt\n");
-  assert.deepEqual(await names(), ["sub/b.tmp"]);
+  for (const [engine, reg] of ENGINES) {
+    await ws.write(".ignore", "*.tmp\n");
+    const names = () => relNames(ws, { pattern: "*", path: ws.path("sub") }, reg);
+    assert.deepEqual(await names(), ["sub/a.txt"], engine);
+    await Deno.writeTextFile(ws.path(".ignore"), "*.txt\n");
+    assert.deepEqual(await names(), ["sub/b.tmp"], engine);
+  }
 });
 
-Deno.test("Glob's memory outlives a change above the searched folder that leaves its ignore rules alone", async () => {
-  await using ws = await tempWorkspace();
-  await ws.write(".git/info/exclude", "*.tmp\n");
-  await ws.write("sub/a.txt", "x");
-  await ws.write("sub/b.tmp", "x");
-  await ws.write("sub/c.md", "x");
-  await pastRacyWindow();
-  const index = sessionIndex(ws.session);
-  const names = () => relNames(ws, { pattern: "*", path: ws.path("sub") });
-  assert.deepEqual(await names(), ["sub/a.txt", "sub/c.md"]);
-  await ws.write("unrelated.txt", "x"); // the folder above changes, its rules do not
-  await pastRacyWindow();
-  const recalled = index.recalled;
-  assert.deepEqual(await names(), ["sub/a.txt", "sub/c.md"]);
-  assert.equal(index.recalled, recalled + 1, "answered from memory");
-  await Deno.writeTextFile(ws.path(".git/info/exclude"), "*.md\n");
-  assert.deepEqual(await names(), ["sub/a.txt", "sub/b.tmp"]);
-});
-
-Deno.test("Glob's walk gives the event loop a turn, so an abort lands mid-walk", async () => {
-  await using ws = await tempWorkspace();
-  for (let i = 0; i < 300; i++) await Deno.mkdir(ws.path(`tree/d${i}`), { recursive: true });
-  await ws.write("tree/d7/hit.ts", "x");
-  const index = sessionIndex(ws.session);
-  const controller = new AbortController();
-  setTimeout(() => controller.abort(), 0); // fires at the walk's first turn
-  const onFile = () => {};
-  const done = await index.walkAsync(ws.path("tree"), { signal: controller.signal, sliceMs: 0, onFile });
-  assert.equal(done, false);
-  assert.ok(index.reads < 301, `read ${index.reads} folders of 301`);
-  // unaborted, the same walk finishes and finds the file
-  const seen: string[] = [];
-  const all = await index.walkAsync(ws.path("tree"), {
-    sliceMs: 0,
-    onFile: (relDir, name) => void seen.push(`${relDir}/${name}`),
-  });
-  assert.equal(all, true);
-  assert.deepEqual(seen, ["d7/hit.ts"]);
-  // and Glob itself reports an abort as one
-  const pre = new AbortController();
-  pre.abort();
-  const r = await runTool(registry, { name: "Glob", input: { pattern: "**/*.ts" } }, {
-    session: ws.session,
-    signal: pre.signal,
-  });
-  assert.equal(r.error?.code, "aborted");
-});
-
-Deno.test("Glob sees a folder changed and set back in time within the second it was read", async () => {
+Deno.test("Glob sees a file added to a folder whose mtime was then set back", async () => {
   await using ws = await tempWorkspace();
   await ws.write("sub/a.txt", "x");
   const old = new Date(Date.now() - 3_600_000);
-  await Deno.utime(ws.path("sub"), old, old);
-  // early in a second, so the read, the change and the set-back share it (Deno gives ctime in whole seconds)
-  await new Promise((r) => setTimeout(r, 1100 - (Date.now() % 1000)));
-  const names = () => relNames(ws, { pattern: "sub/*" });
-  assert.deepEqual(await names(), ["sub/a.txt"]);
-  await ws.write("sub/b.txt", "x"); // as `tar x` or `rsync -a` would: add, then restore the folder's old mtime
-  await Deno.utime(ws.path("sub"), old, old);
-  assert.deepEqual(await names(), ["sub/a.txt", "sub/b.txt"]);
+  for (const [engine, reg] of ENGINES) {
+    await Deno.utime(ws.path("sub"), old, old);
+    const names = () => relNames(ws, { pattern: "sub/*" }, reg);
+    assert.deepEqual(await names(), ["sub/a.txt"], engine);
+    await ws.write("sub/b.txt", "x"); // as `tar x` or `rsync -a` would: add, then restore the folder's old mtime
+    await Deno.utime(ws.path("sub"), old, old);
+    assert.deepEqual(await names(), ["sub/a.txt", "sub/b.txt"], engine);
+    await Deno.remove(ws.path("sub/b.txt"));
+  }
+});
+
+Deno.test("Glob reports an abort as one on both engines", async () => {
+  await using ws = await tempWorkspace();
+  for (let i = 0; i < 300; i++) await ws.write(`tree/d${i}/f.ts`, "x");
+  for (const [engine, reg] of ENGINES) {
+    const controller = new AbortController();
+    controller.abort();
+    const r = await runTool(reg, { name: "Glob", input: { pattern: "**/*.ts" } }, {
+      session: ws.session,
+      signal: controller.signal,
+    });
+    assert.equal(r.error?.code, "aborted", engine);
+  }
+});
+
+Deno.test("Glob falls back to the walk where rg is missing, and fails instead with engine ripgrep", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  const expected = await relNames(ws, { pattern: "**/*.ts" });
+  const rgPath = ws.path("no/such/rg");
+  const missing = new ToolRegistry([createGlobTool({ rgPath })]);
+  assert.deepEqual(await relNames(ws, { pattern: "**/*.ts" }, missing), expected);
+  const strict = new ToolRegistry([createGlobTool({ rgPath, engine: "ripgrep" })]);
+  const r = await glob(ws.session, { pattern: "**/*.ts" }, strict);
+  assert.equal(r.ok, false);
+});
+
+Deno.test("Glob falls back to the walk where rg may not run", async () => {
+  await using ws = await tempWorkspace();
+  await buildFixture(ws);
+  const expected = (await glob(ws.session, { pattern: "**/*" })).data;
+  const child = fileURLToPath(new URL("./_glob_child.ts", import.meta.url));
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      `--allow-read=${ws.dir}`,
+      child,
+      ws.dir,
+      JSON.stringify({ pattern: "**/*" }),
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  const result = JSON.parse(new TextDecoder().decode(out.stdout));
+  assert.ok(result.ok, result.text);
+  assert.deepEqual(result.data.filenames, expected.filenames);
+});
+
+Deno.test("Glob declares its rg binary for the Deno flag computation, unless in process", () => {
+  assert.equal(createGlobTool().programs?.length, 1);
+  assert.deepEqual(createGlobTool({ engine: "in-process" }).programs, []);
 });

@@ -115,12 +115,12 @@ Deno.test("A background Bash task with a timeout is stopped when it runs out and
   });
 });
 
-Deno.test("TaskStop accepts shell_id and KillShell, and kills children left after the shell exited", async () => {
+Deno.test("TaskStop accepts shell_id and KillShell; children end with the shell, so nothing is left to stop", async () => {
   await withSession(async (session) => {
     const t = await startBackground(session, "sleep 100 > /dev/null & echo spawned");
     const r = await call(session, "TaskOutput", { task_id: t.taskId });
     assert.equal((r.data as TaskOutputResult).status, "completed");
-    assert.ok(groupMembers(t.pgid).length > 0, "the background child outlives the shell");
+    assert.deepEqual(groupMembers(t.pgid), [], "the background child ended with the shell");
     const stop = await call(session, "KillShell", { shell_id: t.taskId });
     assert.ok(stop.ok, stop.text);
     assert.match(stop.text, /had already finished \(completed, exit code 0\)/);

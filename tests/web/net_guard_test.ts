@@ -37,6 +37,30 @@ Deno.test("isPrivateAddress sorts addresses into private and public", () => {
     ["2606:4700:4700::1111", false],
     ["example.com", false],
     ["1.2.3", false],
+    // IPv4-mapped, NAT64 and zoned IPv6
+    ["0:0:0:0:0:ffff:127.0.0.1", true],
+    ["[::ffff:127.0.0.1]", true],
+    ["::ffff:a9fe:a9fe", true],
+    ["::ffff:192.168.0.1", true],
+    ["64:ff9b::127.0.0.1", true],
+    ["64:ff9b::8.8.8.8", false],
+    ["fe80::1%eth0", true],
+    ["FF02::1", true],
+    ["fc00::1", true],
+    // cloud metadata
+    ["169.254.170.2", true],
+    ["100.100.100.200", true],
+    ["fd00:ec2::254", true],
+    // IPv4 shorthands a URL reads as addresses
+    ["127.1", true],
+    ["0x7f.1", true],
+    ["0x7f000001", true],
+    ["2130706433", true],
+    ["0177.0.0.1", true],
+    ["0", true],
+    ["134744072", false],
+    ["1.2.3.4.5", false],
+    ["cafe.face", false],
   ];
   for (const [ip, expected] of table) assert.equal(isPrivateAddress(ip), expected, ip);
 });
@@ -85,4 +109,29 @@ Deno.test("assertPublicHost refuses names that resolve to private addresses and 
   await assertPublicHost("localhost", { resolveHost, allowPrivateHosts: ["localhost"] });
   await assertPublicHost("[::1]", { allowPrivateHosts: ["::1"] });
   await assertPublicHost("10.0.0.1", { allowPrivateHosts: ["*"] });
+});
+
+Deno.test("assertPublicHost refuses the loopback and metadata hosts URLs normalise odd forms into", async () => {
+  const resolveHost = () => Promise.reject(new Error("an IP literal must not be resolved"));
+  const table: [string, string][] = [
+    ["http://0x7f.1/", "127.0.0.1"],
+    ["http://2130706433/", "127.0.0.1"],
+    ["http://127.1/", "127.0.0.1"],
+    ["http://0177.0.0.1/", "127.0.0.1"],
+    ["http://0/", "0.0.0.0"],
+    ["http://0xa9.254.43518/", "169.254.169.254"],
+    ["http://[::ffff:127.0.0.1]/", "[::ffff:7f00:1]"],
+    ["http://[0:0:0:0:0:ffff:a9fe:a9fe]/", "[::ffff:a9fe:a9fe]"],
+    ["http://[::1]/", "[::1]"],
+  ];
+  for (const [url, host] of table) {
+    const { hostname } = new URL(url);
+    assert.equal(hostname, host, url);
+    await assert.rejects(assertPublicHost(hostname, { resolveHost }), /private or local address/, url);
+  }
+  // the same forms refused when a caller passes them without a URL
+  for (const raw of ["0x7f.1", "2130706433", "127.1", "::ffff:127.0.0.1"]) {
+    await assert.rejects(assertPublicHost(raw, { resolveHost }), /private or local address/, raw);
+  }
+  await assertPublicHost("134744072", { resolveHost }); // 8.8.8.8
 });

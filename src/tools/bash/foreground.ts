@@ -16,7 +16,7 @@ import {
   type BashResult,
   DEFAULT_BASH_TIMEOUT_MS,
   DEFAULT_DRAIN_MS,
-} from "./bash.ts";
+} from "./options.ts";
 import { finalCwd } from "./cwd.ts";
 
 /** Spawns through `spawn`, turning a missing program or cwd into an {@link UnavailableError}; closes `sink` on failure. */
@@ -83,18 +83,19 @@ export async function runForeground(
     ctx.signal.removeEventListener("abort", onAbort);
   }
   const drained = proc.isDrained();
-  // sandboxed, the PID namespace died with bash; otherwise look whether children outlived it
-  const lingering = drained && !proc.pidNamespace && o.tracker.forgetIfGone(o.id);
+  const leftBehind = proc.leftBehind();
   if (!drained) {
+    // only a process that escaped every containment (`containment.ts`) can still hold the pipes
     proc.detach();
     const file = sink.toFile();
     o.notes.push(
-      `Note: background processes of this command still run (process group ${proc.pgid}) and hold its output: ` +
-        `what they print from now on goes to "${file}"; they are stopped when the session ends`,
+      `Note: a process this command started still holds its output: what it prints from now on goes to "${file}"; ` +
+        "it is stopped when the session ends",
     );
-  } else if (lingering) {
+  } else if (leftBehind && !stopped) {
     o.notes.push(
-      `Note: background processes of this command still run (process group ${proc.pgid}); they are stopped when the session ends`,
+      "Note: the background processes this command left running were stopped when it returned: " +
+        "use run_in_background for servers and watchers",
     );
   }
   const cwd = stopped ? ctx.session.cwd : finalCwd(ctx.session, cwdFile, o.notes);
@@ -123,7 +124,7 @@ export async function runForeground(
       cwd,
       outputPath: sink.filePath,
       outputChars: sink.totalChars,
-      backgroundProcesses: !drained || lingering,
+      backgroundProcesses: !drained || leftBehind,
       sandboxed: o.sandboxed,
       pgid: proc.pgid,
     },

@@ -24,14 +24,33 @@ import {
   DEFAULT_MATCH_BUDGET,
   DEFAULT_TIME_BUDGET_MS,
   type SearchToolOptions,
-  sessionIndex,
 } from "../../search/options.ts";
-import { holdIndexAhead } from "../../search/index_ahead.ts";
 
 /** Entries returned when `head_limit` is not given. */
 export const DEFAULT_HEAD_LIMIT = 250;
 
-/** Structured result of a Grep call. */
+/**
+ * Structured result of a Grep call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../../mod.ts";
+ * import { createGrepTool, type GrepResult } from "./grep.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${dir}/a.ts`, "// TODO: one\n// TODO: two\n");
+ * await using session = new Session({ roots: [dir] });
+ * const grep = createGrepTool({ engine: "in-process" });
+ * const r = await runTool(new ToolRegistry([grep]), {
+ *   name: "Grep",
+ *   input: { pattern: "TODO", output_mode: "count" },
+ * }, { session });
+ * const data = r.data as GrepResult;
+ * assert.equal(data.mode, "count");
+ * assert.equal(data.numMatches, 2);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface GrepResult {
   /** The output mode that ran. */
   mode: GrepMode;
@@ -53,7 +72,23 @@ export interface GrepResult {
   durationMs: number;
 }
 
-/** Input of Grep (wire names as in the contract). */
+/**
+ * Input of Grep (wire names as in the contract).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createGrepTool, type GrepInput } from "./grep.ts";
+ * const input: GrepInput = {
+ *   pattern: "fn\\s+main",
+ *   glob: "*.rs",
+ *   output_mode: "content",
+ *   "-n": true,
+ *   "-C": 2,
+ * };
+ * assert.ok(createGrepTool().input.safeParse(input).success);
+ * ```
+ */
 export interface GrepInput {
   /** Regular expression (ripgrep syntax). */
   pattern: string;
@@ -118,12 +153,13 @@ type Input = GrepInput;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createGrepTool } from "./grep.ts";
  * const grep = createGrepTool();
- * console.assert(grep.name === "Grep" && grep.programs!.length === 1);
+ * assert.ok(grep.name === "Grep" && grep.programs!.length === 1);
  * ```
  */
-export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, GrepResult> {
+export function createGrepTool(options: SearchToolOptions = {}): Tool<GrepInput, GrepResult> {
   const rg = locateRipgrep(options.rgPath);
   return defineTool<Input, GrepResult>({
     name: "Grep",
@@ -166,31 +202,23 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<Input, Gre
       const mtimes: number[] = [];
       const keys: string[] = [];
       let seen = 0;
-      // a walk made ahead for Glob pauses while rg runs: on two cores they would share them
-      const release = holdIndexAhead(ctx.session);
-      let outcome: Awaited<ReturnType<typeof runGrep>>;
-      try {
-        outcome = await runGrep(q, {
-          engine: options.engine ?? "auto",
-          rg,
-          root: safe.real,
-          info: safe.info!,
-          index: sessionIndex(ctx.session),
-          budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
-          signal: ctx.signal,
-          onLine(line) {
-            if (seen++ >= offset || mode !== "content") lines.push(line);
-            // stat and build sort keys while rg is still searching, not after it
-            if (mode === "files_with_matches") mtimes.push(mtimeOf(join(ctx.cwd, line)));
-            else if (mode === "count") {
-              keys.push(pathSortKey(line.slice(0, line.lastIndexOf(":")), keys.length));
-            }
-            return seen < want;
-          },
-        });
-      } finally {
-        release();
-      }
+      const outcome = await runGrep(q, {
+        engine: options.engine ?? "auto",
+        rg,
+        root: safe.real,
+        info: safe.info!,
+        budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
+        signal: ctx.signal,
+        onLine(line) {
+          if (seen++ >= offset || mode !== "content") lines.push(line);
+          // stat and build sort keys while rg is still searching, not after it
+          if (mode === "files_with_matches") mtimes.push(mtimeOf(join(ctx.cwd, line)));
+          else if (mode === "count") {
+            keys.push(pathSortKey(line.slice(0, line.lastIndexOf(":")), keys.length));
+          }
+          return seen < want;
+        },
+      });
       let entries = lines;
       let numMatches: number | undefined;
       if (mode === "files_with_matches") entries = newestFirst(lines, mtimes);

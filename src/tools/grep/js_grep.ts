@@ -12,9 +12,9 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
-import type { FileIndex } from "../../search/file_index.ts";
 import { globToRegExp } from "../../search/glob_match.ts";
 import { type GrepQuery, MAX_COLUMNS, sortByPath } from "../../search/ripgrep.ts";
+import { walkFiles } from "../../search/walk.ts";
 
 /** Regex features that behave differently in the in-process engine, for result notes. */
 export const JS_ENGINE_DIFFERENCES =
@@ -184,8 +184,6 @@ export interface JsGrepOptions {
   root: string;
   /** Whether `root` is a single file. */
   isFile: boolean;
-  /** The warm index to walk with. */
-  index: FileIndex;
   /** Receives each output line, as rg would print it; return false to stop. */
   onLine: (line: string) => boolean | void;
   /** Stop at this `performance.now()` time. */
@@ -202,12 +200,12 @@ export async function jsGrep(q: GrepQuery, o: JsGrepOptions): Promise<{ stopped:
   const files: Array<{ rel: string; abs: string }> = [];
   if (o.isFile) files.push({ rel: "", abs: o.root });
   else {
-    await o.index.walkAsync(o.root, {
+    await walkFiles(o.root, {
       respectIgnore: q.respectIgnore,
       signal: o.signal,
       skipDir: (rel, name) => filter.skipDir(rel, name),
       fileOverride: (rel, name) => filter.override(rel, name),
-      onFile: (relDir, name, _node, _i, dir) => {
+      onFile: (relDir, name, dir) => {
         if (filter.typeOk(name)) {
           files.push({ rel: relDir ? `${relDir}/${name}` : name, abs: `${dir}/${name}` });
         }

@@ -6,7 +6,6 @@
  * @module
  */
 import { InvalidInputError, PermissionDeniedError, UnavailableError } from "../../errors.ts";
-import type { FileIndex } from "../../search/file_index.ts";
 import { JS_ENGINE_DIFFERENCES, jsGrep } from "./js_grep.ts";
 import { type GrepQuery, mayRun, rgArgs, streamLines } from "../../search/ripgrep.ts";
 import type { SearchEngine } from "../../search/options.ts";
@@ -24,8 +23,6 @@ export interface GrepRun {
   root: string;
   /** Stat of `root`. */
   info: Deno.FileInfo;
-  /** The session's index (in-process walks). */
-  index: FileIndex;
   /** Time budget (ms). */
   budgetMs: number;
   /** The call's signal. */
@@ -84,7 +81,6 @@ export async function runGrep(q: GrepQuery, run: GrepRun): Promise<GrepOutcome> 
   const r = await jsGrep(q, {
     root: run.root,
     isFile: run.info.isFile,
-    index: run.index,
     onLine: run.onLine,
     deadline,
     signal: run.signal,

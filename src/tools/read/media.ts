@@ -24,7 +24,30 @@ export const PDF_PAGES_WITHOUT_RANGE = 10;
 /** Largest notebook read (bytes). */
 export const MAX_NOTEBOOK_BYTES: number = 64 * 1024 * 1024;
 
-/** Structured result of an image read. */
+/**
+ * Structured result of an image read.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../../mod.ts";
+ * import type { ReadImageData } from "./media.ts";
+ * import { readTool } from "./read.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * const png =
+ *   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+ * await Deno.writeFile(`${dir}/dot.png`, Uint8Array.from(atob(png), (c) => c.charCodeAt(0)));
+ * await using session = new Session({ roots: [dir] });
+ * const r = await runTool(new ToolRegistry([readTool]), {
+ *   name: "Read",
+ *   input: { file_path: `${dir}/dot.png` },
+ * }, { session });
+ * const data = r.data as ReadImageData;
+ * assert.equal(data.mediaType, "image/png");
+ * assert.equal(data.width, 1);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface ReadImageData {
   /** Discriminator. */
   kind: "image";
@@ -39,7 +62,22 @@ export interface ReadImageData {
   /** Height in pixels, when cheap to know. */
   height?: number;
 }
-/** Structured result of a PDF read. */
+/**
+ * Structured result of a PDF read.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ReadPdfData } from "./media.ts";
+ * const data: ReadPdfData = {
+ *   kind: "pdf",
+ *   filePath: "/w/a.pdf",
+ *   pageCount: 2,
+ *   pages: [{ page: 1, text: "Intro" }],
+ * };
+ * assert.equal(data.pages.map((p) => p.text).join("\n"), "Intro");
+ * ```
+ */
 export interface ReadPdfData {
   /** Discriminator. */
   kind: "pdf";
@@ -50,7 +88,30 @@ export interface ReadPdfData {
   /** The pages returned. */
   pages: PdfPageText[];
 }
-/** Structured result of a notebook read. */
+/**
+ * Structured result of a notebook read.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../../mod.ts";
+ * import type { ReadNotebookData } from "./media.ts";
+ * import { readTool } from "./read.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * const cell = { cell_type: "markdown", id: "m1", metadata: {}, source: ["# Title"] };
+ * await Deno.writeTextFile(
+ *   `${dir}/a.ipynb`,
+ *   JSON.stringify({ cells: [cell], metadata: {}, nbformat: 4, nbformat_minor: 5 }),
+ * );
+ * await using session = new Session({ roots: [dir] });
+ * const r = await runTool(new ToolRegistry([readTool]), {
+ *   name: "Read",
+ *   input: { file_path: `${dir}/a.ipynb` },
+ * }, { session });
+ * assert.equal((r.data as ReadNotebookData).cells.length, 1);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface ReadNotebookData {
   /** Discriminator. */
   kind: "notebook";

@@ -40,7 +40,28 @@ export const DEFAULT_READ_LIMIT = 2000;
 /** Files up to this size are loaded whole (and hashed); larger ones are streamed. */
 export const FULL_LOAD_BYTES: number = 16 * 1024 * 1024;
 
-/** Structured result of a text read. */
+/**
+ * Structured result of a text read.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../../mod.ts";
+ * import { type ReadTextData, readTool } from "./read.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${dir}/a.txt`, "one\ntwo\nthree\n");
+ * await using session = new Session({ roots: [dir] });
+ * const r = await runTool(new ToolRegistry([readTool]), {
+ *   name: "Read",
+ *   input: { file_path: `${dir}/a.txt`, offset: 2, limit: 1 },
+ * }, { session });
+ * const data = r.data as ReadTextData;
+ * assert.equal(data.kind, "text");
+ * assert.equal(data.startLine, 2);
+ * assert.equal(data.numLines, 1);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface ReadTextData {
   /** Discriminator. */
   kind: "text";
@@ -63,10 +84,42 @@ export interface ReadTextData {
   /** A warning instead of content (empty file, offset past the end). */
   warning?: string;
 }
-/** Structured result of Read, by kind. */
+/**
+ * Structured result of Read, by kind.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ReadData } from "./read.ts";
+ * const describe = (data: ReadData): string => {
+ *   switch (data.kind) {
+ *     case "text":
+ *       return `${data.numLines} lines`;
+ *     case "image":
+ *       return data.mediaType;
+ *     case "pdf":
+ *       return `${data.pageCount} pages`;
+ *     case "notebook":
+ *       return `${data.cells.length} cells`;
+ *   }
+ * };
+ * assert.equal(describe({ kind: "pdf", filePath: "/w/a.pdf", pageCount: 3, pages: [] }), "3 pages");
+ * ```
+ */
 export type ReadData = ReadTextData | ReadImageData | ReadPdfData | ReadNotebookData;
 
-/** Read's input. */
+/**
+ * Read's input.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ReadInput, readTool } from "./read.ts";
+ * const input: ReadInput = { file_path: "/w/big.log", offset: 2001, limit: 500 };
+ * assert.ok(readTool.input.safeParse(input).success);
+ * assert.ok(!readTool.input.safeParse({ path: "/w/big.log" }).success);
+ * ```
+ */
 export interface ReadInput {
   /** Absolute path of the file. */
   file_path: string;
@@ -89,7 +142,26 @@ const input: z.ZodType<ReadInput> = z.strictObject({
   ),
 });
 
-/** The Read tool. */
+/**
+ * The Read tool.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, Session, ToolRegistry } from "../../../mod.ts";
+ * import { readTool } from "./read.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${dir}/a.txt`, "one\ntwo\n");
+ * await using session = new Session({ roots: [dir] });
+ * const r = await runTool(new ToolRegistry([readTool]), {
+ *   name: "Read",
+ *   input: { file_path: `${dir}/a.txt` },
+ * }, { session });
+ * assert.ok(r.ok);
+ * assert.match(r.text, /two/);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export const readTool: Tool<ReadInput, ReadData> = defineTool<ReadInput, ReadData>({
   name: "Read",
   description: "Reads a file from the workspace. Text comes back as numbered lines (`offset`/`limit` page " +

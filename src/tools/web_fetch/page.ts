@@ -217,7 +217,7 @@ async function convertBody(
   const sniffHtml = (mt === "" || mt === "application/octet-stream") &&
     /^\s*<(!doctype html|html[\s>])/i.test(text);
   if (mt === "text/html" || mt === "application/xhtml+xml" || sniffHtml) {
-    const { markdown, title } = htmlToMarkdown(capHtml(text), { baseUrl: url });
+    const { markdown, title } = await htmlToMarkdown(capHtml(text), { baseUrl: url });
     signal.throwIfAborted();
     const cut = text.length > MAX_HTML_CONVERT_CHARS ? { htmlCutFrom: text.length } : {};
     return { format: "markdown", title, content: markdown, ...cut };

@@ -17,12 +17,45 @@ import { assertPublicHost, hostMatchesDomain, isAllowedPrivateHost } from "../..
 import { cachedPage, rememberPage } from "./cache.ts";
 import { fetchPage, MAX_FETCH_BYTES, MAX_HTML_CONVERT_CHARS } from "./page.ts";
 
-/** Time limit of one HTTP request when the options set none (ms). */
+/**
+ * Time limit of one HTTP request when the options set none (ms).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_WEB_TIMEOUT_MS } from "./web_fetch.ts";
+ * assert.equal(DEFAULT_WEB_TIMEOUT_MS, 30_000);
+ * ```
+ */
 export const DEFAULT_WEB_TIMEOUT_MS = 30_000;
 /** Most characters of a page handed to the summarize hook. */
 export const MAX_SUMMARY_INPUT_CHARS = 100_000;
 
-/** The structured result of WebFetch. */
+/**
+ * The structured result of WebFetch.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runTool, ToolRegistry } from "../../../mod.ts";
+ * import { createWebFetchTool, type WebFetchData } from "./web_fetch.ts";
+ * await using server = Deno.serve(
+ *   { port: 0, onListen: () => {} },
+ *   () =>
+ *     new Response("<html><head><title>Hi</title></head><body><h1>Hello</h1></body></html>", {
+ *       headers: { "content-type": "text/html" },
+ *     }),
+ * );
+ * const tool = createWebFetchTool({ allowPrivateHosts: ["127.0.0.1"] });
+ * const r = await runTool(new ToolRegistry([tool]), {
+ *   name: "WebFetch",
+ *   input: { url: `http://127.0.0.1:${server.addr.port}/`, prompt: "What is the title?" },
+ * }, { approver: () => Promise.resolve(true) });
+ * const data = r.data as WebFetchData;
+ * assert.equal(data.title, "Hi");
+ * assert.equal(data.format, "markdown");
+ * ```
+ */
 export interface WebFetchData {
   /** The URL fetched (after the https upgrade). */
   url: string;
@@ -54,7 +87,17 @@ export interface WebFetchData {
   answer?: string;
 }
 
-/** The input of WebFetch. */
+/**
+ * The input of WebFetch.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createWebFetchTool, type WebFetchInput } from "./web_fetch.ts";
+ * const input: WebFetchInput = { url: "https://docs.deno.com/runtime/", prompt: "How do I install Deno?" };
+ * assert.ok(createWebFetchTool().input.safeParse(input).success);
+ * ```
+ */
 export interface WebFetchInput {
   /** The absolute http or https URL to fetch. */
   url: string;
@@ -120,9 +163,10 @@ function size(bytes: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createWebFetchTool } from "./web_fetch.ts";
  * const tool = createWebFetchTool({ allowedDomains: ["deno.com"] });
- * console.assert(tool.name === "WebFetch" && tool.sideEffect === "Network");
+ * assert.ok(tool.name === "WebFetch" && tool.sideEffect === "Network");
  * ```
  */
 export function createWebFetchTool(options: WebToolOptions = {}): Tool<WebFetchInput, WebFetchData> {

@@ -4,11 +4,30 @@ import { resolveConfig } from "../../../src/cli/options.ts";
 import { createRuntime } from "../../../src/runtime/runtime.ts";
 import type { ToolEvent } from "../../../src/tool/hooks.ts";
 import { type BashResult, createBashTool } from "../../../src/tools/bash/bash.ts";
-import { CONFIG, DENO, groupMembers, waitUntil } from "../../_helpers/groups.ts";
+import { containCommand, containmentPrograms } from "../../../src/tasks/containment.ts";
+import { MAX_FILE_BYTES } from "../../../src/tasks/output_sink.ts";
+import { CONFIG, DENO, groupMembers, processesWith, waitUntil } from "../../_helpers/groups.ts";
 import { tempWorkspace } from "../../_helpers/workspace.ts";
 
 const registry = new ToolRegistry([createBashTool({ graceMs: 500 })]);
 const helper = (name: string) => new URL(`../../_helpers/${name}`, import.meta.url).pathname;
+
+/** A `sleep` argument no other process has: its command line marks the processes of one test. */
+function uniqueSleep(): string {
+  return `30.${crypto.getRandomValues(new Uint32Array(1))[0]}`;
+}
+
+/** Whether this machine can contain a command that way. */
+function available(containment: "auto" | "cgroup" | "process-group"): boolean {
+  if (containment === "auto" || containment === "process-group") return true;
+  try {
+    const c = containCommand(containment);
+    void c.release();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 async function bash(
   session: Session,
@@ -42,35 +61,33 @@ Deno.test("Bash timeout stops the whole group: `sleep 100 & sleep 100` returns a
   });
 });
 
-Deno.test("Bash returns when bash exits although a background child holds the pipes", async () => {
-  await withSession(async (ws) => {
-    const r = await bash(ws.session, { command: "sleep 30 & echo started" });
-    assert.ok(r.ok);
-    assert.match(r.text, /^started\n/);
-    assert.match(r.text, /background processes of this command still run/);
-    assert.equal(r.data.exitCode, 0);
-    assert.equal(r.data.backgroundProcesses, true);
-    assert.notDeepEqual(groupMembers(r.data.pgid), []);
-    await ws.session.close();
-    assert.deepEqual(groupMembers(r.data.pgid), [], "closing the session kills the leftover group");
+for (const containment of ["auto", "cgroup", "process-group"] as const) {
+  Deno.test({
+    name: `Bash (${containment}) stops what a command leaves running when it returns, pipe holders included`,
+    ignore: !available(containment),
+    fn: async () => {
+      await using ws = await tempWorkspace();
+      ws.session.setMode("bypassPermissions");
+      const tool = new ToolRegistry([createBashTool({ graceMs: 500, containment })]);
+      const marker = uniqueSleep();
+      const r = await runTool(tool, {
+        name: "Bash",
+        input: { command: `sleep ${marker} & (sleep 1; echo late-line) & echo started` },
+      }, { session: ws.session, env: { HOME: "/tmp" } });
+      assert.ok(r.ok, r.text);
+      assert.match(r.text, /^started/);
+      assert.doesNotMatch(r.text, /late-line/);
+      const data = r.data as BashResult;
+      assert.equal(data.exitCode, 0);
+      assert.deepEqual(processesWith("sleep " + marker), [], "nothing it started outlives the call");
+      if (containment !== "auto") {
+        assert.equal(data.backgroundProcesses, true);
+        assert.match(r.text, /were stopped when it returned: use run_in_background/);
+      }
+      await ws.session.close();
+    },
   });
-});
-
-Deno.test("Bash says where a background child's later output goes when it still holds the pipes", async () => {
-  await withSession(async (ws) => {
-    const r = await bash(ws.session, { command: "(sleep 1; echo late-line) & echo started" });
-    assert.ok(r.ok, r.text);
-    assert.match(r.text, /^started\n/);
-    const file = r.text.match(/what they print from now on goes to "([^"]+)"/)?.[1];
-    assert.ok(file, r.text);
-    assert.equal(r.data.outputPath, file);
-    assert.ok(
-      await waitUntil(() => Deno.readTextFileSync(file).includes("late-line")),
-      "the child's later output reaches the named file",
-    );
-    assert.ok(Deno.readTextFileSync(file).startsWith("started\n"), "the file also has what was returned");
-  });
-});
+}
 
 Deno.test("Bash keeps memory bounded on 200 MB of output and keeps the full output in a file", async () => {
   await using ws = await tempWorkspace();
@@ -96,8 +113,10 @@ Deno.test("Bash keeps memory bounded on 200 MB of output and keeps the full outp
   assert.equal(r.data.outputChars, 200_000_000);
   assert.equal(r.streamed, 200_000_000, "every chunk was streamed to onOutput");
   assert.ok(r.text.length <= 30_000);
-  assert.match(r.text, /characters cut here; the full output is in "/);
-  assert.equal((await Deno.stat(r.data.outputPath)).size, 200_000_000);
+  assert.match(r.text, new RegExp(`characters cut here; ".+" holds the output up to its ${MAX_FILE_BYTES}-byte limit`));
+  const file = await Deno.readTextFile(r.data.outputPath);
+  assert.ok(file.length < MAX_FILE_BYTES + 200, "the file stops at its limit");
+  assert.match(file.slice(-200), /output file limit of \d+ bytes reached: the rest of the output was cut/);
 });
 
 Deno.test("Bash output past 30000 characters is cut by the runner, head and tail kept, full text in a file", async () => {
@@ -168,8 +187,8 @@ Deno.test("Bash refuses a timeout above 600000 ms with a clear message", async (
 Deno.test("Bash abort kills the group and the runner returns the partial output", async () => {
   await withSession(async (ws) => {
     const controller = new AbortController();
-    let pgidFile = "";
-    const r = await bash(ws.session, { command: "echo $$ > pgid; echo first; sleep 100 & sleep 100" }, {
+    const marker = uniqueSleep();
+    const r = await bash(ws.session, { command: `echo first; sleep ${marker} & sleep ${marker}` }, {
       signal: controller.signal,
       onEvent: (e) => {
         if (e.type === "tool_output" && e.chunk.includes("first")) controller.abort();
@@ -178,9 +197,7 @@ Deno.test("Bash abort kills the group and the runner returns the partial output"
     assert.equal(r.ok, false);
     assert.equal(r.error?.code, "aborted");
     assert.match(r.text, /first/);
-    pgidFile = await Deno.readTextFile(ws.path("pgid"));
-    const pgid = Number(pgidFile.trim());
-    assert.ok(await waitUntil(() => groupMembers(pgid).length === 0), "the group dies after the abort");
+    assert.ok(await waitUntil(() => processesWith(`sleep ${marker}`).length === 0), "all it started dies");
   });
 });
 
@@ -215,7 +232,7 @@ Deno.test("Bash kills the group through bash when Deno only has --allow-run=bash
 Deno.test("The sandbox setting reaches Bash from createRuntime and from the CLI's --sandbox", async () => {
   await using ws = await tempWorkspace();
   await using plain = createRuntime({ roots: [ws.dir] });
-  assert.deepEqual(plain.registry.get("Bash")?.programs, ["bash"]);
+  assert.deepEqual(plain.registry.get("Bash")?.programs, ["bash", ...containmentPrograms()]);
   await using boxed = createRuntime({ roots: [ws.dir], sandbox: true });
   assert.deepEqual(boxed.registry.get("Bash")?.programs, ["bash", "bwrap"]);
   const io = {

@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  builtinTools,
-  createRuntime,
-  type RunOptions,
-  runTool,
-  toDenoFlags,
-  ToolRegistry,
-} from "../../../mod.ts";
+import { builtinTools, createRuntime, type RunOptions, runTool, ToolRegistry } from "../../../mod.ts";
+import { toDenoFlags } from "../../../src/permissions/mod.ts";
 import { createWebFetchTool, type WebFetchData } from "../../../src/tools/web_fetch/web_fetch.ts";
 import { isSameHost, MAX_FETCH_BYTES, MAX_HTML_CONVERT_CHARS } from "../../../src/tools/web_fetch/page.ts";
 import type { WebToolOptions } from "../../../src/web/options.ts";

@@ -1,0 +1,207 @@
+/**
+ * The private folder output files go to (THREATS.md P9): spilled outputs,
+ * task logs, full outputs of truncated results.
+ *
+ * Layout: `<base>/paddock-<uid>/<session id>/…`, where `<base>` is
+ * `XDG_RUNTIME_DIR`, else `TMPDIR`, else `/tmp`. The per-user folder is made
+ * 0700 and checked before each session uses it: it must be a real folder (not
+ * a symbolic link), owned by us, mode 0700 (our own folder with a wider mode
+ * is narrowed). When it fails the check (another user made it first, a
+ * symbolic link was planted), a fresh private folder `paddock-<uid>-XXXX` is
+ * made instead (mkdtemp: 0700, unguessable) and the session says so. The
+ * session folder is removed when the session closes, unless the user gave
+ * an output folder (`--output-dir`, `outputDir`), which is used as it is.
+ *
+ * The per-user name needs the uid (`--allow-sys=uid`) and the base the
+ * variables above (`--allow-env`); without them the name is `paddock` under
+ * `/tmp`, still checked the same way.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { UnavailableError } from "../errors.ts";
+
+function envVar(name: string): string | undefined {
+  try {
+    return Deno.env.get(name) || undefined;
+  } catch {
+    return undefined; // not granted
+  }
+}
+
+function currentUid(): number | undefined {
+  try {
+    return Deno.uid() ?? undefined;
+  } catch {
+    return undefined; // not granted (--allow-sys=uid) or not POSIX
+  }
+}
+
+/**
+ * The folder under which the per-user output folder lives: `XDG_RUNTIME_DIR`,
+ * else `TMPDIR`, else `/tmp`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { outputBase } from "./output_root.ts";
+ * assert.ok(outputBase().startsWith("/"));
+ * ```
+ */
+export function outputBase(): string {
+  return envVar("XDG_RUNTIME_DIR") ?? envVar("TMPDIR") ?? "/tmp";
+}
+
+/**
+ * The per-user output folder sessions use by default: `<base>/paddock-<uid>`
+ * (see the module doc). Pure naming: nothing is created or checked. The Deno
+ * flags grant this folder.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultOutputRoot } from "./output_root.ts";
+ * assert.match(defaultOutputRoot("/tmp"), /^\/tmp\/paddock(-\d+)?$/);
+ * ```
+ */
+export function defaultOutputRoot(base: string = outputBase()): string {
+  const uid = currentUid();
+  return join(base, uid === undefined ? "paddock" : `paddock-${uid}`);
+}
+
+/**
+ * Why `dir` is not a private folder of ours, or undefined when it is. Our own
+ * folder with a wider mode is narrowed to 0700 first. Never follows a
+ * symbolic link.
+ */
+function notPrivate(dir: string): string | undefined {
+  let st: Deno.FileInfo;
+  try {
+    st = Deno.lstatSync(dir);
+  } catch (err) {
+    return `cannot be inspected: ${(err as Error).message}`;
+  }
+  if (st.isSymlink) return "is a symbolic link";
+  if (!st.isDirectory) return "is not a folder";
+  const uid = currentUid();
+  if (uid !== undefined && st.uid !== null && st.uid !== uid) return `belongs to uid ${st.uid}, not ${uid}`;
+  const mode = (st.mode ?? 0o700) & 0o777;
+  if (mode !== 0o700) {
+    try {
+      Deno.chmodSync(dir, 0o700);
+    } catch {
+      return `has mode 0${mode.toString(8)}, not 0700`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The per-user output folder, made (0700) when missing, or undefined when it
+ * exists but fails the check (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkedOutputRoot } from "./output_root.ts";
+ * const base = await Deno.makeTempDir();
+ * const root = checkedOutputRoot(base);
+ * assert.equal((await Deno.stat(root!)).mode! & 0o777, 0o700);
+ * await Deno.remove(base, { recursive: true });
+ * ```
+ */
+export function checkedOutputRoot(base: string = outputBase()): string | undefined {
+  return checkRoot(defaultOutputRoot(base)).reason === undefined ? defaultOutputRoot(base) : undefined;
+}
+
+function checkRoot(root: string): { reason?: string } {
+  try {
+    Deno.mkdirSync(root, { mode: 0o700 });
+  } catch (err) {
+    if (!(err instanceof Deno.errors.AlreadyExists)) return { reason: `cannot be made: ${(err as Error).message}` };
+  }
+  return { reason: notPrivate(root) };
+}
+
+/**
+ * A new private folder for one session's output files.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { makeSessionOutputDir } from "./output_root.ts";
+ * const base = await Deno.makeTempDir();
+ * const made = makeSessionOutputDir("s1", base);
+ * assert.ok(made.dir.endsWith("/s1") && made.refused === undefined);
+ * await Deno.remove(base, { recursive: true });
+ * ```
+ */
+export interface SessionOutputDir {
+  /** The session's folder (0700). */
+  dir: string;
+  /** What to remove when the session closes (`dir`, or the whole fallback folder). */
+  removeOnClose: string;
+  /** Why the per-user folder was not used, when it was not. */
+  refused?: string;
+}
+
+/**
+ * Makes the folder of session `id`: `<per-user folder>/<id>`, or, when the
+ * per-user folder fails its check, a fresh `paddock-<uid>-XXXX` folder. The
+ * session folder itself is checked too (ours, not a link). Throws an
+ * {@link UnavailableError} when no private folder can be made.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { makeSessionOutputDir } from "./output_root.ts";
+ * const base = await Deno.makeTempDir();
+ * Deno.mkdirSync(`${base}/paddock-${Deno.uid()}`, { mode: 0o777 });
+ * Deno.chmodSync(`${base}/paddock-${Deno.uid()}`, 0o777);
+ * const made = makeSessionOutputDir("s1", base);
+ * assert.equal((await Deno.stat(`${base}/paddock-${Deno.uid()}`)).mode! & 0o777, 0o700, "our own folder is narrowed");
+ * assert.equal((await Deno.stat(made.dir)).mode! & 0o777, 0o700);
+ * await Deno.remove(base, { recursive: true });
+ * ```
+ */
+export function makeSessionOutputDir(id: string, base: string = outputBase()): SessionOutputDir {
+  const root = defaultOutputRoot(base);
+  const { reason } = checkRoot(root);
+  if (reason === undefined) {
+    const dir = join(root, id);
+    const why = makeChild(dir, root);
+    if (why === undefined) return { dir, removeOnClose: dir };
+    return fallback(base, root, `"${dir}" ${why}`);
+  }
+  return fallback(base, root, `"${root}" ${reason}`);
+}
+
+/** Makes `dir` (0700) inside `parent` and checks that it is ours: the same owner as `parent`, not a link. */
+function makeChild(dir: string, parent: string): string | undefined {
+  try {
+    Deno.mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if (!(err instanceof Deno.errors.AlreadyExists)) return `cannot be made: ${(err as Error).message}`;
+  }
+  const why = notPrivate(dir);
+  if (why) return why;
+  // without the uid (no --allow-sys), a folder we just made tells who we are
+  if (Deno.lstatSync(dir).uid !== Deno.lstatSync(parent).uid) return "is not owned like its parent";
+  return undefined;
+}
+
+function fallback(base: string, root: string, refused: string): SessionOutputDir {
+  let dir: string;
+  try {
+    dir = Deno.makeTempDirSync({ dir: base, prefix: `${root.slice(base.length).replace(/^\//, "")}-` });
+  } catch (err) {
+    throw new UnavailableError(
+      `Cannot make a private folder for output files: ${refused}, and no other could be made in "${base}": ${
+        (err as Error).message
+      }: remove it or give an output folder (--output-dir)`,
+      { cause: err },
+    );
+  }
+  Deno.chmodSync(dir, 0o700);
+  return { dir, removeOnClose: dir, refused };
+}
