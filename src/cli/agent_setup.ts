@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import type { AgentOptions } from "../loop/agent_loop.ts";
 import { loadAgentTypes } from "../loop/agent_types.ts";
 import { askModel, createModelClient, type ModelClient } from "../loop/client.ts";
@@ -38,6 +39,15 @@ export interface AgentSetup {
 export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<AgentSetup | number> {
   const maxTurns = positiveInt(values["max-turns"], "--max-turns");
   const maxTokens = positiveInt(values["max-tokens"], "--max-tokens");
+  // on a terminal, an untrusted project's hooks and MCP servers are shown and asked about once
+  if (io.isTerminal && stderrIsTerminal()) {
+    const { askTrust } = await import("./cmd_trust.ts");
+    try {
+      await askTrust(resolve(io.cwd, values.root?.[0] ?? "."), io, { projectMcp: !values["mcp-config"] });
+    } catch {
+      // a malformed file: resolveConfig says so
+    }
+  }
   const resolved = resolveConfig(values, io);
   const found = resolveModelConfig(
     { model: values.model, baseUrl: values["base-url"] },
@@ -103,6 +113,14 @@ export async function setupAgent(values: AgentFlagValues, io: CliIo): Promise<Ag
       stream: !values["no-stream"],
     },
   };
+}
+
+function stderrIsTerminal(): boolean {
+  try {
+    return Deno.stderr.isTerminal();
+  } catch {
+    return false;
+  }
 }
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {

@@ -78,7 +78,9 @@ export const command: CliCommand = {
         io.out(`  ${t.name.padEnd(18)} ${t.sideEffect.padEnd(9)} ${parts.join("; ") || "nothing"}\n`);
       }
       io.out(
-        "\nEvery tool also writes its spilled output under the session output folder; Bash runs programs outside\nDeno's sandbox: use --sandbox for an OS sandbox.\n",
+        policy.sandbox
+          ? "\nEvery tool also writes its spilled output under the session output folder; Bash runs its commands in\nthe OS sandbox (bubblewrap on Linux), which reads and writes what is listed above to start.\n"
+          : "\nEvery tool also writes its spilled output under the session output folder; Bash runs programs outside\nDeno's sandbox and the OS sandbox is off (--no-sandbox or the user setting): only Deno's checks apply.\n",
       );
       return 0;
     } finally {

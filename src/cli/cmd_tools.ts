@@ -14,6 +14,7 @@ export const command: CliCommand = {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const { runtime } = await startRuntime({ ...values, quiet: values.quiet ?? values.json }, io);
     try {
+      await runtime.registry.load(); // every description and schema is printed
       if (values.json) {
         io.out(JSON.stringify(runtime.registry.definitions(), null, 2) + "\n");
         return 0;

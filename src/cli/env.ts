@@ -16,6 +16,8 @@ export const ENV_NAMES: readonly string[] = [
   "PADDOCK_SEARCH_PROVIDER",
   "BRAVE_SEARCH_API_KEY",
   "HOME",
+  "XDG_CONFIG_HOME",
+  "XDG_RUNTIME_DIR",
   "PATH",
   "TMPDIR",
   "TERM",

@@ -62,12 +62,38 @@ export const RUNTIME_FLAGS = {
   ask: { type: "string", multiple: true, value: "<rule>", help: "Rule that always asks (repeatable)" },
   "allowed-tools": { type: "string", value: "<a,b>", help: "Tools allowed without asking" },
   "disallowed-tools": { type: "string", value: "<a,b>", help: "Tools left out entirely" },
-  sandbox: { type: "boolean", help: "Run Bash inside the OS sandbox (bubblewrap on Linux)" },
+  sandbox: {
+    type: "boolean",
+    help: "Run Bash inside the OS sandbox (bubblewrap on Linux, sandbox-exec on macOS; the default)",
+  },
+  "no-sandbox": {
+    type: "boolean",
+    help: [
+      'Run Bash outside the OS sandbox, with only Deno\'s own checks (also: "sandbox": false',
+      "in ~/.config/paddock/settings.json; a project's settings cannot turn it off)",
+    ],
+  },
+  "allow-unsandboxed-commands": {
+    type: "boolean",
+    help: [
+      "Let a Bash call ask to run outside the sandbox (dangerouslyDisableSandbox); such a call",
+      'always asks, in every mode (also: "allowUnsandboxedCommands": true in user settings)',
+    ],
+  },
   "allow-host": {
     type: "string",
     multiple: true,
     value: "<host>",
     help: "Host the web tools may reach (repeatable; '*' for any)",
+  },
+  "pass-env": {
+    type: "string",
+    multiple: true,
+    value: "<name>",
+    help: [
+      "Pass this environment variable to Bash, hooks and MCP servers (repeatable; also",
+      '"passEnv" in user settings); Paddock\'s model and search keys never pass',
+    ],
   },
   "output-dir": {
     type: "string",
@@ -232,7 +258,7 @@ returns to the prompt; Ctrl-C again (or at the prompt) quits.`,
     summary: "Serve Paddock's sandboxed tools to any MCP client (stdio, or HTTP with --http)",
     usage: ["paddock mcp [--http [--port <n>]] [runtime options]"],
     about: `Serves the enabled tools over the Model Context Protocol. Every call runs
-through Paddock's runner: the permission mode, rules and --sandbox of this
+through Paddock's runner: the permission mode, rules and sandbox of this
 process apply, and tool annotations tell the client each tool's side-effect
 class. Calls that need confirmation are asked through the client when it
 supports MCP elicitation, and refused otherwise (allow them with --allow,
@@ -261,6 +287,43 @@ MCP servers are proxied only when --mcp-config names a file (a project's
     notes: `Client configuration (.mcp.json, Claude Desktop's claude_desktop_config.json):
   {"mcpServers": {"paddock": {"command": "paddock",
     "args": ["mcp", "--root", "/path/to/project", "--permission-mode", "acceptEdits"]}}}`,
+  },
+  sandbox: {
+    summary: "Probe the Bash sandbox on this machine (sandbox check) and print what holds",
+    usage: ["paddock sandbox check [--json]"],
+    about: `Runs the sandbox's escape probes on this machine: each starts a sandboxed
+command that tries to break out (write outside the workspace, plant a git hook,
+mount, reach the host's /tmp, read a credential store, fork without limit…)
+and reports whether the sandbox held. Exit codes: 0 every probe passed, 1 a
+probe failed or the sandbox cannot start, 2 usage error.`,
+    sections: [
+      {
+        title: "Options",
+        flags: { json: { type: "boolean", help: "Print the probe rows as JSON" } },
+      },
+    ],
+  },
+  trust: {
+    summary: "Show what this project's settings and .mcp.json would enable, and trust them",
+    usage: ["paddock trust [--root <dir>] [--json]", "paddock trust --revoke [--root <dir>]"],
+    about: `A project's .paddock/settings.json and .mcp.json may have been written by
+someone else. Until you trust them, their hooks, MCP servers, allow rules,
+permission mode, allowed hosts, base URL and other widening settings are
+ignored (deny and ask rules and the model always apply). This command lists
+what they would enable and records your trust in exactly that content, in
+~/.config/paddock/trusted.json (or $XDG_CONFIG_HOME/paddock); any change to
+either file asks again. A project can never set bypassPermissions or turn the
+sandbox off, trusted or not.`,
+    sections: [
+      {
+        title: "Options",
+        flags: {
+          root: { type: "string", value: "<dir>", help: "The project (default: the current directory)" },
+          revoke: { type: "boolean", help: "Remove the trust record" },
+          json: { type: "boolean", help: "Print what was trusted as JSON" },
+        },
+      },
+    ],
   },
 } as const satisfies Record<string, CommandSpec>;
 

@@ -18,6 +18,8 @@ export const COMMAND_MODULES: Readonly<Record<CommandName, () => Promise<{ comma
   run: () => import("./cmd_run.ts"),
   chat: () => import("./cmd_chat.ts"),
   mcp: () => import("./cmd_mcp.ts"),
+  sandbox: () => import("./cmd_sandbox.ts"),
+  trust: () => import("./cmd_trust.ts"),
   // CLI-COMMANDS (one dynamic import per command, and its entry in COMMANDS of flags.ts; keep this marker)
 };
 

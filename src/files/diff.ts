@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { structuredPatch } from "diff";
+/** npm `diff`, imported by the first diff: start-up that writes nothing does not pay its 15 ms and 2.4 MiB. */
+let npmDiff: Promise<typeof import("diff")> | undefined;
 
 /** One line of a diff hunk. */
 export interface DiffLine {
@@ -51,7 +52,7 @@ export const DIFF_TIMEOUT_MS = 250;
  * ```ts
  * import { diffLines } from "./diff.ts";
  * import assert from "node:assert/strict";
- * const h = diffLines(["a", "b", "c"], ["a", "B", "c"]);
+ * const h = await diffLines(["a", "b", "c"], ["a", "B", "c"]);
  * assert.deepEqual(h, [{
  *   oldStart: 1,
  *   oldLines: 3,
@@ -61,11 +62,11 @@ export const DIFF_TIMEOUT_MS = 250;
  * }]);
  * ```
  */
-export function diffLines(
+export async function diffLines(
   oldLines: readonly string[],
   newLines: readonly string[],
   context: number = DIFF_CONTEXT,
-): DiffHunk[] {
+): Promise<DiffHunk[]> {
   let head = 0;
   while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
   let tail = 0;
@@ -81,6 +82,7 @@ export function diffLines(
   const newPart = newLines.slice(from, newLines.length - tail + trail);
   // every line ends in "\n", so no hunk gets a "\ No newline at end of file" line
   const text = (l: readonly string[]) => l.map((line) => `${line}\n`).join("");
+  const { structuredPatch } = await (npmDiff ??= import("diff"));
   const patch = structuredPatch("", "", text(oldPart), text(newPart), undefined, undefined, {
     context,
     maxEditLength: MAX_EDIT_LENGTH,
@@ -126,12 +128,12 @@ function replaceMiddle(
  * ```ts
  * import { unifiedDiff } from "./diff.ts";
  * import assert from "node:assert/strict";
- * assert.equal(unifiedDiff("a\nb\n", "a\nc\n", "f.txt"), "--- f.txt\n+++ f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c");
- * assert.equal(unifiedDiff("a\r\n", "a", "f.txt"), "");
+ * assert.equal(await unifiedDiff("a\nb\n", "a\nc\n", "f.txt"), "--- f.txt\n+++ f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c");
+ * assert.equal(await unifiedDiff("a\r\n", "a", "f.txt"), "");
  * ```
  */
-export function unifiedDiff(oldText: string, newText: string, name: string): string {
-  const hunks = diffLines(lines(oldText), lines(newText));
+export async function unifiedDiff(oldText: string, newText: string, name: string): Promise<string> {
+  const hunks = await diffLines(lines(oldText), lines(newText));
   if (hunks.length === 0) return "";
   const out = [`--- ${name}`, `+++ ${name}`];
   for (const h of hunks) {

@@ -272,6 +272,7 @@ async function drive(
       return finish("token_budget");
     }
     turn++;
+    await options.registry.load(); // the built-in tools a runtime registers load on first use
     const model = modelOf();
     emit({ type: "turn_start", turn, model });
     let partial = "";

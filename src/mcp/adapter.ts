@@ -76,8 +76,9 @@ function fnv1a(text: string): string {
 }
 
 /**
- * The side-effect class of a server tool: `readOnlyHint` → ReadOnly,
+ * The side-effect class of a trusted server's tool: `readOnlyHint` → ReadOnly,
  * `destructiveHint` → Mutating, neither → Network (the conservative default).
+ * An untrusted server's tools are all Network (see {@link McpToolCaller.trustAnnotations}).
  *
  * @example
  * ```ts
@@ -122,6 +123,12 @@ export interface McpToolCaller {
   readonly callTimeoutMs: number;
   /** Programs the server runs (a stdio server's command), for the Deno flag computation. */
   readonly programs?: readonly string[];
+  /**
+   * Whether the server's annotations may set its tools' side-effect class (see
+   * {@link sideEffectFromAnnotations}). Annotations are claims: without this every tool is `Network`.
+   * @default {false}
+   */
+  readonly trustAnnotations?: boolean;
   /** Calls `tool` with `args`; rejects with a typed error. */
   callTool(
     tool: string,
@@ -180,7 +187,8 @@ export function adaptMcpTool(caller: McpToolCaller, tool: McpTool, name: string)
   return defineTool({
     name,
     description,
-    sideEffect: sideEffectFromAnnotations(tool.annotations),
+    // a server's annotations are its own claims: they may lower the class only when the user trusts it
+    sideEffect: caller.trustAnnotations === true ? sideEffectFromAnnotations(tool.annotations) : "Network",
     input,
     jsonSchema: schema,
     timeoutMs: caller.callTimeoutMs,

@@ -232,6 +232,13 @@ export interface McpConnectionOptions {
   callTimeoutMs?: number;
   /** Reconnect policy. */
   reconnect?: ReconnectOptions;
+  /**
+   * Let the server's tool annotations (`readOnlyHint`, `destructiveHint`) set its tools' side-effect
+   * class. Annotations are the server's claims: without this every tool is `Network`, which asks.
+   * Set it only for servers the user configured or trusted.
+   * @default {false}
+   */
+  trustAnnotations?: boolean;
   /** Fetch for HTTP servers. Default: the global one. */
   fetch?: typeof fetch;
   /** Events. */
@@ -304,6 +311,8 @@ export class McpConnection implements McpToolCaller {
   readonly callTimeoutMs: number;
   /** The stdio server's command, for the Deno flag computation. */
   readonly programs: readonly string[];
+  /** Whether its tools' annotations may set their side-effect class. */
+  readonly trustAnnotations: boolean;
   #options: McpConnectionOptions;
   #state: McpServerState = "connecting";
   #lastError?: string;
@@ -324,6 +333,7 @@ export class McpConnection implements McpToolCaller {
     this.#options = options;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
     this.programs = config.type === "stdio" ? [config.command] : [];
+    this.trustAnnotations = options.trustAnnotations ?? false;
   }
 
   /** Where the connection is. */

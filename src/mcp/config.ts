@@ -293,3 +293,63 @@ function stringMap(
   }
   return out;
 }
+
+/**
+ * What decides whether a configured server may start at all.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ServerGate } from "./config.ts";
+ * const gate: ServerGate = { deny: ["mcp__evil"], mode: "default" };
+ * assert.equal(gate.deny?.length, 1);
+ * ```
+ */
+export interface ServerGate {
+  /** Deny rules: one naming `mcp__<server>` (or `mcp__<server>__*`, or a `*` prefix of it) stops that server. */
+  deny?: readonly string[];
+  /** The permission mode: in `plan` no server starts. */
+  mode?: string;
+}
+
+/**
+ * The servers allowed to start: none in plan mode, and none a deny rule names
+ * whole (its tools could never run, so its process never starts). Each one
+ * left out adds a warning saying why.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gateMcpServers, parseMcpConfig } from "./config.ts";
+ * const config = parseMcpConfig('{"mcpServers": {"evil": {"command": "x"}, "ok": {"command": "y"}}}');
+ * const gated = gateMcpServers(config, { deny: ["mcp__evil"] });
+ * assert.deepEqual(Object.keys(gated.servers), ["ok"]);
+ * assert.equal(Object.keys(gateMcpServers(config, { mode: "plan" }).servers).length, 0);
+ * ```
+ */
+export function gateMcpServers(config: McpConfig, gate: ServerGate): McpConfig {
+  const servers: Record<string, McpServerConfig> = {};
+  const warnings = [...config.warnings];
+  for (const [name, server] of Object.entries(config.servers)) {
+    if (gate.mode === "plan") {
+      warnings.push(`MCP server "${name}" not started: no MCP server starts in plan mode`);
+      continue;
+    }
+    const rule = (gate.deny ?? []).find((r) => denyNamesServer(r, name));
+    if (rule !== undefined) {
+      warnings.push(`MCP server "${name}" not started: the deny rule "${rule}" names it`);
+      continue;
+    }
+    servers[name] = server;
+  }
+  return { ...config, servers, warnings };
+}
+
+/** Whether deny rule `rule` covers every tool of server `name` (a rule with content does not). */
+function denyNamesServer(rule: string, name: string): boolean {
+  const r = rule.trim();
+  if (r.includes("(")) return false;
+  const prefix = `mcp__${name.replace(/[^A-Za-z0-9_-]/g, "_")}__`;
+  if (r === prefix.slice(0, -2) || r === prefix || r === `${prefix}*`) return true;
+  return r.endsWith("*") && prefix.startsWith(r.slice(0, -1));
+}

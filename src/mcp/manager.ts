@@ -11,13 +11,8 @@ import type { ToolRegistry } from "../tool/registry.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { listMcpResourcesTool } from "./list_resources_tool.ts";
 import { readMcpResourceTool } from "./read_resource_tool.ts";
-import {
-  INHERITED_ENV_VARS,
-  McpConnection,
-  type McpConnectionOptions,
-  type McpServerState,
-} from "./client.ts";
-import { loadMcpConfig, type McpConfig } from "./config.ts";
+import { McpConnection, type McpConnectionOptions, type McpServerState } from "./client.ts";
+import { gateMcpServers, loadMcpConfig, type McpConfig } from "./config.ts";
 import type { McpResourceListing, McpResourceSource } from "./resources.ts";
 
 // the interface lives with the resource tools' needs; importers of the manager keep finding it here
@@ -219,12 +214,15 @@ export interface AttachMcpOptions extends Partial<McpManagerOptions> {
 }
 
 /**
- * Reads a servers file, connects every server, registers their tools into
+ * Reads a servers file (or takes one already parsed), connects every server
+ * that may start (none in plan mode, none a deny rule such as `mcp__evil`
+ * names; each left out is in `manager.config.warnings`), registers their tools into
  * `runtime.registry` (and the two resource tools when any server is
  * configured), and closes them all when the runtime's session closes. A
  * server that fails to start does not throw: see `manager.status()`.
  * `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT` (ms) in the runtime's env set the start
- * and per-call limits when the options do not.
+ * and per-call limits when the options do not. Tool annotations set side-effect
+ * classes only with `trustAnnotations`.
  *
  * @example
  * ```ts
@@ -241,16 +239,22 @@ export interface AttachMcpOptions extends Partial<McpManagerOptions> {
  */
 export async function attachMcpServers(
   runtime: Runtime,
-  configPath: string,
+  configPath: string | McpConfig,
   options: AttachMcpOptions = {},
 ): Promise<McpManager> {
   const env = runtime.options.env;
-  const config = await loadMcpConfig(configPath, { env: env ?? {}, signal: options.signal });
+  const loaded = typeof configPath === "string"
+    ? await loadMcpConfig(configPath, { env: env ?? {}, signal: options.signal })
+    : configPath;
+  // a server a deny rule names never starts, and none starts in plan mode
+  const config = gateMcpServers(loaded, { deny: runtime.options.rules?.deny, mode: runtime.session.mode });
   const { signal, resourceTools, ...rest } = options;
   const manager = new McpManager(config, runtime.registry, {
     roots: runtime.session.roots,
     cwd: runtime.session.cwd,
-    env: env ? pick(env, INHERITED_ENV_VARS) : undefined,
+    // the client narrows it at the spawn (the allowlist, the user's passEnv, never Paddock's keys)
+    env,
+    ...(runtime.options.passEnv ? { passEnv: runtime.options.passEnv } : {}),
     fetch: runtime.options.fetch,
     startTimeoutMs: positiveInt(env?.MCP_TIMEOUT),
     callTimeoutMs: positiveInt(env?.MCP_TOOL_TIMEOUT),
@@ -275,8 +279,3 @@ function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function pick(env: Readonly<Record<string, string>>, keys: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of keys) if (env[k] !== undefined) out[k] = env[k];
-  return out;
-}

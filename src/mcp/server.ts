@@ -122,6 +122,7 @@ export async function createMcpServer(runtime: Runtime, options: McpServerOption
     },
   );
   const { registry } = runtime;
+  await registry.load(); // the built-in tools a runtime registers load on first use
   const hidden = (name: string) =>
     !clientCanElicit(server) && interactive.includes(registry.get(name)?.name ?? name);
   server.setRequestHandler(types.ListToolsRequestSchema, (): ListToolsResult => ({

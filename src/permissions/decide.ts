@@ -8,10 +8,19 @@
  *
  * @module
  */
+import { isAbsolute, resolve } from "node:path";
 import { describeError } from "../errors.ts";
 import { isReadOnly, isSideEffect, type SideEffect } from "./side_effect.ts";
 import { type ConfirmationPreset, type PermissionMode, PLAN_MODE_BLOCKED, presetAsks } from "./modes.ts";
-import { evaluateRules, type PermissionRules, ruleSubject } from "./rules.ts";
+import {
+  evaluateRules,
+  loadBashJudge,
+  parseRule,
+  type PermissionRules,
+  ruleMatches,
+  ruleSubject,
+} from "./rules.ts";
+import { protectedPathOf, realPathOf } from "./protected_paths.ts";
 
 /**
  * What decides a call.
@@ -47,6 +56,8 @@ export interface DecisionInput {
   allowedTools?: ReadonlySet<string>;
   /** The session cwd, for relative path rules. */
   cwd?: string;
+  /** The workspace roots, under which protected paths are found. Default: none (found anywhere). */
+  roots?: readonly string[];
 }
 
 /**
@@ -70,12 +81,20 @@ export interface Decision {
   behavior: "allow" | "deny" | "ask";
   /** Why, in words for the model or the person asked. */
   reason: string;
+  /**
+   * Only a person may approve it (a protected path, a command leaving the sandbox): a hook's
+   * `allow` does not skip the approver. Default false.
+   */
+  personOnly?: boolean;
 }
 
 /**
- * Decides a call. Order: deny rules, plan mode, bypass, ask rules, allow
+ * Decides a call. Order: deny rules, plan mode, a Bash call leaving the
+ * sandbox and a write to a protected path (both ask in every mode, the latter
+ * unless the user's own rule allows that path), bypass, ask rules, allow
  * rules and the allowed set, read-only and in-memory classes, acceptEdits,
- * the preset, then dontAsk turns the remaining asks into denials.
+ * the preset, then dontAsk turns the remaining asks into denials. Reads the
+ * file system only to resolve the symbolic links of a path being written.
  *
  * @example
  * ```ts
@@ -97,6 +116,13 @@ export function decidePermission(d: DecisionInput): Decision {
       reason:
         `"${d.tool}" cannot run in plan mode: it is ${d.sideEffect}; present the plan with ExitPlanMode first`,
     };
+  }
+  const personal = personOnly(d, matched?.behavior === "ask" ? matched.rule : undefined);
+  if (personal) {
+    if (personal.behavior === "ask" && d.mode === "dontAsk") {
+      return { behavior: "deny", reason: `${personal.reason}, and dontAsk mode refuses it` };
+    }
+    return personal;
   }
   if (d.mode === "bypassPermissions") return { behavior: "allow", reason: "bypassPermissions mode" };
   let ask: Decision | undefined;
@@ -124,6 +150,56 @@ export function decidePermission(d: DecisionInput): Decision {
     };
   }
   return ask;
+}
+
+/** The field with which a Bash call asks to run outside the OS sandbox (`tools/bash/bash.ts`). */
+const DISABLE_SANDBOX_FIELD = "dangerouslyDisableSandbox";
+
+/**
+ * The calls no mode, preset, allowed set or hook approves, only a person:
+ * a command that asks to leave the OS sandbox (the tool refuses the field
+ * unless the user allows unsandboxed commands), and a Mutating call whose path
+ * is or lies in a protected path (unless one of the user's own allow rules
+ * names it, and no ask rule matched).
+ */
+function personOnly(d: DecisionInput, askRule: string | undefined): Decision | undefined {
+  const input = (d.input ?? {}) as Record<string, unknown>;
+  if (input[DISABLE_SANDBOX_FIELD] === true) {
+    return {
+      behavior: "ask",
+      personOnly: true,
+      reason:
+        `"${d.tool}" asks to run outside the OS sandbox (${DISABLE_SANDBOX_FIELD}): only a person may approve that, in every mode`,
+    };
+  }
+  if (d.sideEffect !== "Mutating") return undefined;
+  const written = input.file_path ?? input.notebook_path ?? input.path;
+  if (typeof written !== "string" || written === "") return undefined;
+  const target = isAbsolute(written) ? written : resolve(d.cwd ?? "/", written);
+  const guarded = protectedPathOf(target, d.roots ?? []);
+  if (guarded === undefined) return undefined;
+  const userRules = d.rules?.userAllow ?? d.rules?.allow ?? [];
+  const real = realPathOf(target) ?? target;
+  const subjects = [target, real];
+  // a rule naming the path: `Edit(/w/.vscode/**)`, not a bare `Edit` or `Edit(*)`
+  const namesPath = (rule: string) => !["", "*", undefined].includes(parseRule(rule).content);
+  const userRule = userRules.find((rule) =>
+    namesPath(rule) && subjects.some((value) => ruleMatches(rule, { tool: d.tool, value, cwd: d.cwd }))
+  );
+  if (userRule !== undefined && askRule === undefined) {
+    return {
+      behavior: "allow",
+      reason: `Allowed by the user's rule "${userRule}" for the protected path "${guarded}"`,
+    };
+  }
+  return {
+    behavior: "ask",
+    personOnly: true,
+    reason:
+      `"${d.tool}" would change the protected path "${guarded}", which can make a later run execute code: ` +
+      `no permission mode approves that; approve it when asked, or allow it with your own rule, ` +
+      `e.g. --allow '${d.tool}(${real})' (a project's rules do not count)`,
+  };
 }
 
 /** What the PreToolUse hooks decided about a call, as data: the last decision, or the first deny. */
@@ -218,8 +294,11 @@ export async function decideCall(call: CallDecisionInput): Promise<CallDecision>
     return { behavior: "deny", reason: `Denied by a hook${hook.reason ? `: ${hook.reason}` : ""}` };
   }
   const sideEffect = callSideEffect(tool, call.input);
+  // Bash rules judge each simple command: load the shell parser when this command needs it
+  if (tool.name === "Bash") await loadBashJudge(call.input.command, call.rules);
   const policy = decidePermission({ ...context, tool: tool.name, sideEffect });
-  const behavior = policy.behavior !== "deny" && hook ? hook.decision : policy.behavior;
+  const hookDecides = hook && policy.behavior !== "deny" && !(policy.personOnly && hook.decision === "allow");
+  const behavior = hookDecides ? hook.decision : policy.behavior;
   if (behavior !== "ask") return { behavior, reason: policy.reason };
   if (call.mode === "dontAsk") {
     return { behavior: "deny", reason: `${policy.reason}, and dontAsk mode refuses it` };

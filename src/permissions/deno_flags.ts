@@ -62,8 +62,12 @@ export interface FlagPolicy {
   extraRun?: readonly string[];
   /** Extra hosts to reach (MCP HTTP servers). */
   extraNet?: readonly string[];
-  /** Whether Bash runs inside bubblewrap (adds `bwrap` to the run list). */
+  /** Whether Bash runs inside bubblewrap (adds `bwrap` to the run list, and `sandboxRead`/`sandboxWrite`). */
   sandbox?: boolean;
+  /** What the OS sandbox reads to start (hidden paths, `/proc/self/cgroup`…), when `sandbox` is on. */
+  sandboxRead?: readonly string[];
+  /** What the OS sandbox writes to start (placeholders in the roots, `/sys/fs/cgroup`), when `sandbox` is on. */
+  sandboxWrite?: readonly string[];
 }
 
 /** Program the Execute class runs. */
@@ -133,7 +137,11 @@ export function neededPermissions(policy: FlagPolicy): PermissionSet {
         if (roots[0]) {
           (read.add(`${roots[0]}/${TASK_LEDGER_DIR}`), write.add(`${roots[0]}/${TASK_LEDGER_DIR}`));
         }
-        if (policy.sandbox) run.add(SANDBOX_PROGRAM);
+        if (policy.sandbox) {
+          run.add(SANDBOX_PROGRAM);
+          policy.sandboxRead?.forEach((p) => read.add(p));
+          policy.sandboxWrite?.forEach((p) => write.add(p));
+        }
         break;
       case "Network":
         (policy.hosts ?? []).forEach((h) => net.add(h));

@@ -33,6 +33,8 @@ export type { ConfirmationPreset, PermissionMode } from "./modes.ts";
 export { evaluateRules, parseRule, ruleMatches } from "./rules.ts";
 export type { ParsedRule, PermissionRules, RuleSubject } from "./rules.ts";
 export { decidePermission } from "./decide.ts";
+export { PROTECTED_PATHS, protectedPathOf, realPathOf, SHELL_STARTUP_FILES } from "./protected_paths.ts";
+export type { ProtectedPathOptions } from "./protected_paths.ts";
 export type { Decision, DecisionInput } from "./decide.ts";
 export { denoRunLine, neededPermissions, toDenoFlags } from "./deno_flags.ts";
 export type { FlagPolicy, PermissionSet, ToolNeeds } from "./deno_flags.ts";

@@ -4,7 +4,9 @@
  *
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
+import { analyzeShellCommand, DYNAMIC, loadShellParser, type SimpleCommand } from "./shell.ts";
+import { protectedPathOf } from "./protected_paths.ts";
 
 /**
  * The rule lists of a policy. Deny wins over ask, ask over allow.
@@ -26,6 +28,12 @@ export interface PermissionRules {
   deny?: readonly string[];
   /** Calls that always ask. */
   ask?: readonly string[];
+  /**
+   * The user's own allow rules (command line, user settings): the only rules that approve a file
+   * tool's write to a protected path (`protected_paths.ts`); a project's rules never do.
+   * @default {allow} (a library caller's rules are its own)
+   */
+  userAllow?: readonly string[];
 }
 
 /**
@@ -144,6 +152,11 @@ export function evaluateRules(
   rules: PermissionRules,
   subject: RuleSubject,
 ): { behavior: "allow" | "deny" | "ask"; rule: string } | undefined {
+  if (subject.tool === "Bash" && typeof subject.value === "string" && hasBashContentRules(rules)) {
+    const judged = judgeBashCommand(subject.value, rules, { cwd: subject.cwd });
+    if (judged.behavior === "none") return undefined;
+    return { behavior: judged.behavior, rule: judged.rule ?? judged.reason };
+  }
   for (const behavior of ["deny", "ask", "allow"] as const) {
     for (const rule of rules[behavior] ?? []) {
       if (ruleMatches(rule, subject)) return { behavior, rule };
@@ -189,4 +202,306 @@ export function globToRegExp(glob: string, paths: boolean): RegExp {
     else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
   }
   return new RegExp(`^${re}$`, "s");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bash rules (THREATS.md P5)
+
+/**
+ * The verdict of the rules on one Bash command. `none`: no rule decides, the
+ * mode and preset do (a command that cannot be judged is never allowed by a rule).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type BashJudgement, judgeBashCommand, loadBashJudge } from "./rules.ts";
+ * const rules = { allow: ["Bash(git status:*)"] };
+ * await loadBashJudge("git status; touch x", rules);
+ * const j: BashJudgement = judgeBashCommand("git status; touch x", rules);
+ * assert.equal(j.behavior, "none");
+ * assert.equal(j.command, "touch x");
+ * ```
+ */
+export interface BashJudgement {
+  /** What the rules say. */
+  behavior: "allow" | "deny" | "ask" | "none";
+  /** The rule that decided (for allow, every rule used, comma-separated). */
+  rule?: string;
+  /** The simple command that decided (normalised; `…` for run-time values), if one did. */
+  command?: string;
+  /** Why, in words. */
+  reason: string;
+  /**
+   * Files the command writes through output redirections (`>`, `>>`, `&>`, `>|`) and `tee`, as
+   * written: each is a write of that path, as an Edit of it would be.
+   */
+  writes: string[];
+}
+
+/** Options of {@link judgeBashCommand}. */
+export interface BashJudgeOptions {
+  /**
+   * The session cwd: a command that writes outside it, to an unknown file or to a protected path
+   * (`protected_paths.ts`) is not allowed by a rule.
+   * @default {undefined} (writes are not checked)
+   */
+  cwd?: string;
+}
+
+/**
+ * Judges a Bash command against the rules, simple command by simple command
+ * (`shell.ts` splits and normalises it). Deny: a bare `Bash` deny rule, or a
+ * deny rule that matches — or might match — any simple command (including
+ * `find -delete` as `rm`, `find -exec`, `xargs`, wrappers), or a command that
+ * cannot be analysed or judged while any Bash deny rule exists. Ask: an ask
+ * rule that matches any simple command. Allow: a bare `Bash` allow rule, or
+ * every simple command allowed by some allow rule, nothing unjudgeable
+ * (`eval`, `source`, `bash -c "$x"`, a program named by an expansion, a
+ * variable that changes what runs), and, with `cwd`, no write outside it.
+ * Otherwise `none`. Commands beyond plain words need {@link loadBashJudge}
+ * first; before it they cannot be judged.
+ *
+ * Rule forms (Claude Code's): `Bash(git status:*)` and `Bash(git status *)` match `git status`
+ * alone or followed by arguments (not `git statusx`); `Bash(npm test)` matches exactly;
+ * `Bash(git diff*)` matches by wildcard. A program written as a path matches a rule by its base
+ * name when it is in a system folder (`/usr/bin/git`); `./git` matches only rules naming
+ * `./git`, but deny rules by base name always.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { judgeBashCommand } from "./rules.ts";
+ * const rules = { allow: ["Bash(git status:*)"], deny: ["Bash(rm:*)"] };
+ * assert.equal(judgeBashCommand("git status --short", rules).behavior, "allow");
+ * assert.equal(judgeBashCommand("/bin/rm -rf x", rules).behavior, "deny");
+ * ```
+ */
+export function judgeBashCommand(
+  command: string,
+  rules: PermissionRules,
+  options: BashJudgeOptions = {},
+): BashJudgement {
+  const deny = bashRules(rules.deny);
+  const ask = bashRules(rules.ask);
+  const allow = bashRules(rules.allow);
+  const bareDeny = deny.find((r) => r.content === undefined);
+  if (bareDeny) {
+    return { behavior: "deny", rule: bareDeny.rule, reason: `Denied by rule "${bareDeny.rule}"`, writes: [] };
+  }
+  const analysis = analyzeShellCommand(command);
+  const bareAsk = ask.find((r) => r.content === undefined);
+  const bareAllow = allow.find((r) => r.content === undefined);
+  if ("error" in analysis) {
+    const reason = `The command cannot be analysed: ${analysis.error}`;
+    if (deny.length) {
+      return {
+        behavior: "deny",
+        rule: deny[0].rule,
+        reason: `${reason}, so deny rule "${deny[0].rule}" cannot be checked`,
+        writes: [],
+      };
+    }
+    if (bareAsk) return { behavior: "ask", rule: bareAsk.rule, reason, writes: [] };
+    if (bareAllow) return { behavior: "allow", rule: bareAllow.rule, reason, writes: [] };
+    return { behavior: "none", reason, writes: [] };
+  }
+  const { commands, writes, unjudgeable } = analysis;
+  for (const cmd of commands) {
+    for (const r of deny) {
+      const m = Math.max(matchBash(r.content!, denyWords(cmd)), matchBash(r.content!, allowWords(cmd)));
+      if (m === NO) continue;
+      const text = show(cmd);
+      const why = m === YES
+        ? `"${text}" matches deny rule "${r.rule}"`
+        : `"${text}" might match deny rule "${r.rule}" once its run-time values are known`;
+      return { behavior: "deny", rule: r.rule, command: text, reason: why, writes };
+    }
+  }
+  if (unjudgeable.length && deny.length) {
+    return {
+      behavior: "deny",
+      rule: deny[0].rule,
+      reason: `The command cannot be judged statically (${unjudgeable[0]}), so deny rule "${
+        deny[0].rule
+      }" cannot be checked`,
+      writes,
+    };
+  }
+  if (bareAsk) return { behavior: "ask", rule: bareAsk.rule, reason: `Rule "${bareAsk.rule}" asks`, writes };
+  for (const cmd of commands) {
+    const r = ask.find((r) => r.content !== undefined && matchBash(r.content, allowWords(cmd)) !== NO);
+    if (r) {
+      return {
+        behavior: "ask",
+        rule: r.rule,
+        command: show(cmd),
+        reason: `"${show(cmd)}" matches ask rule "${r.rule}"`,
+        writes,
+      };
+    }
+  }
+  if (bareAllow) {
+    return { behavior: "allow", rule: bareAllow.rule, reason: `Allowed by rule "${bareAllow.rule}"`, writes };
+  }
+  if (unjudgeable.length) {
+    return {
+      behavior: "none",
+      reason: `The command cannot be judged statically: ${unjudgeable.join("; ")}`,
+      writes,
+    };
+  }
+  if (commands.length === 0) return { behavior: "none", reason: "The command runs no program", writes };
+  const used: string[] = [];
+  for (const cmd of commands) {
+    const r = allow.find((r) => r.content !== undefined && matchBash(r.content, allowWords(cmd)) === YES);
+    if (!r) {
+      return {
+        behavior: "none",
+        command: show(cmd),
+        reason: `"${show(cmd)}" is not allowed by any rule`,
+        writes,
+      };
+    }
+    if (!used.includes(r.rule)) used.push(r.rule);
+  }
+  const cwd = options.cwd;
+  const outside = cwd === undefined ? undefined : writes.find((w) => !writesInside(w, cwd));
+  if (outside !== undefined) {
+    return {
+      behavior: "none",
+      reason: `The command writes "${outside.replaceAll(DYNAMIC, "…")}" outside the working folder`,
+      writes,
+    };
+  }
+  const guarded = cwd === undefined ? undefined : writes.find((w) => protectedPathOf(resolve(cwd, w), [cwd]));
+  if (guarded !== undefined) {
+    return { behavior: "none", reason: `The command writes the protected path "${guarded}"`, writes };
+  }
+  return {
+    behavior: "allow",
+    rule: used.join(", "),
+    reason: `Allowed by rule "${used.join('", "')}"`,
+    writes,
+  };
+}
+
+/**
+ * Loads the shell parser when judging `command` against `rules` needs it: a
+ * Bash rule with content and a command beyond plain words. Fails closed: if
+ * the parser cannot load, such commands are judged unanalysable.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { judgeBashCommand, loadBashJudge } from "./rules.ts";
+ * const rules = { deny: ["Bash(rm:*)"] };
+ * await loadBashJudge("true && rm -rf x", rules);
+ * assert.equal(judgeBashCommand("true && rm -rf x", rules).behavior, "deny");
+ * ```
+ */
+export async function loadBashJudge(command: unknown, rules: PermissionRules | undefined): Promise<void> {
+  if (!rules || typeof command !== "string" || !hasBashContentRules(rules)) return;
+  if (/^[\w\-./=:,@%+^ \t]*$/.test(command)) return;
+  try {
+    await loadShellParser();
+  } catch {
+    // judged as unanalysable: deny rules deny, nothing is allowed by a rule
+  }
+}
+
+function hasBashContentRules(rules: PermissionRules): boolean {
+  return [rules.deny, rules.ask, rules.allow].some((list) =>
+    list?.some((r) => {
+      const parsed = parseRule(r);
+      return toolMatches(parsed.tool, "Bash") && parsed.content !== undefined && parsed.content !== "" &&
+        parsed.content !== "*";
+    })
+  );
+}
+
+interface BashRule {
+  rule: string;
+  /** The content; undefined for a bare rule (`Bash`, `Bash()`, `Bash(*)`). */
+  content?: string;
+}
+
+function bashRules(list: readonly string[] | undefined): BashRule[] {
+  const out: BashRule[] = [];
+  for (const rule of list ?? []) {
+    const parsed = parseRule(rule);
+    if (!toolMatches(parsed.tool, "Bash")) continue;
+    const content = parsed.content?.trim();
+    out.push({
+      rule,
+      content: content === undefined || content === "" || content === "*" ? undefined : content,
+    });
+  }
+  return out;
+}
+
+const NO = 0;
+const MAYBE = 1;
+const YES = 2;
+
+/** The words deny rules see: the program by its base name. */
+function denyWords(cmd: SimpleCommand): string[] {
+  return cmd.argv;
+}
+
+/** The words allow and ask rules see: a program outside the system folders by its path. */
+function allowWords(cmd: SimpleCommand): string[] {
+  return cmd.path ? [cmd.path, ...cmd.argv.slice(1)] : cmd.argv;
+}
+
+function show(cmd: SimpleCommand): string {
+  return allowWords(cmd).join(" ").replaceAll(DYNAMIC, "…");
+}
+
+/** Whether a rule's content matches a simple command: NO, MAYBE (a run-time value decides) or YES. */
+function matchBash(content: string, words: readonly string[]): number {
+  let prefix: string | undefined;
+  if (content.endsWith(":*")) prefix = content.slice(0, -2);
+  else if (content.endsWith(" *") && content.indexOf("*") === content.length - 1) {
+    prefix = content.slice(0, -2);
+  }
+  if (prefix !== undefined) {
+    const tokens = prefix.trim().split(/\s+/).filter((t) => t !== "");
+    return matchTokens(tokens, words, true);
+  }
+  if (content.includes("*")) {
+    const text = words.join(" ");
+    if (globToRegExp(content, false).test(text)) return YES;
+    if (!text.includes(DYNAMIC)) return NO;
+    const known = text.slice(0, text.indexOf(DYNAMIC));
+    const literal = content.slice(0, content.indexOf("*"));
+    return known.startsWith(literal) || literal.startsWith(known) ? MAYBE : NO;
+  }
+  return matchTokens(content.trim().split(/\s+/), words, false);
+}
+
+function matchTokens(tokens: readonly string[], words: readonly string[], prefix: boolean): number {
+  if (words.length < tokens.length || (!prefix && words.length !== tokens.length)) return NO;
+  let result = YES;
+  for (let i = 0; i < tokens.length; i++) {
+    const rule = i === 0 ? programName(tokens[0], words[0]) : tokens[i];
+    if (words[i] === rule) continue;
+    if (!words[i].includes(DYNAMIC)) return NO;
+    const [head] = words[i].split(DYNAMIC);
+    if (!rule.startsWith(head)) return NO;
+    result = MAYBE;
+  }
+  return result;
+}
+
+/** A rule naming `/bin/rm` matches the command `rm` (a path in a system folder). */
+function programName(ruleProgram: string, word: string): string {
+  if (ruleProgram === word || !ruleProgram.includes("/")) return ruleProgram;
+  const base = ruleProgram.slice(ruleProgram.lastIndexOf("/") + 1);
+  return /^\/(usr\/(local\/)?)?s?bin\//.test(ruleProgram) && base === word ? word : ruleProgram;
+}
+
+function writesInside(target: string, cwd: string): boolean {
+  if (target.includes(DYNAMIC) || target.startsWith("~")) return false;
+  const rel = relative(cwd, resolve(cwd, target));
+  return !rel.startsWith("..") && !isAbsolute(rel);
 }

@@ -22,4 +22,4 @@ export {
   hasCommandHooks,
   parseCommandHooks,
 } from "./command_hooks.ts";
-export type { CommandHookConfig, CommandHooksConfig } from "./command_hooks.ts";
+export type { CommandHookConfig, CommandHooksConfig, CommandHooksOptions } from "./command_hooks.ts";

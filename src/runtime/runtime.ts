@@ -19,9 +19,11 @@ import {
   type ToolCallResult,
 } from "../tool/run_tool.ts";
 import { defaultOutputRoot, Session } from "../session/session.ts";
-import { type BuiltinToolOptions, builtinTools } from "../tools/mod.ts";
+import type { BuiltinToolOptions } from "../tools/mod.ts";
+import { lazyBuiltinTools } from "../tools/catalog.ts";
 import { defaultLedgerDir, reapOrphanedTasks } from "../tasks/ledger.ts";
 import { cleanStaleTemps } from "../files/atomic_write.ts";
+import { sandboxPermissions } from "../sandbox/needs.ts";
 
 /**
  * Options of {@link createRuntime}.
@@ -51,7 +53,11 @@ export interface RuntimeOptions {
   allowedTools?: string[];
   /** Tools to leave out entirely. */
   excludeTools?: string[];
-  /** The tools. Default: {@link builtinTools} with `toolOptions` (see {@link runtimeToolOptions}). */
+  /**
+   * The tools. Default: the built-in tools with `toolOptions` (see {@link runtimeToolOptions}), each
+   * loaded on its first call (`run`, `runBatch`); call `await runtime.registry.load()` before reading
+   * their definitions or calling `runTool` on the registry yourself.
+   */
   tools?: Tool[];
   /** Tools registered after `tools` (or the built-in ones), such as a `--tools` module's. */
   extraTools?: Tool[];
@@ -84,8 +90,20 @@ export interface RuntimeOptions {
   hosts?: string[];
   /** Model endpoint host, for the flag computation. */
   modelHost?: string;
-  /** Run Bash in the OS sandbox (unless `toolOptions.bash.sandbox` says otherwise). Default false. */
+  /**
+   * Run Bash in the OS sandbox (unless `toolOptions.bash.sandbox` says otherwise): bubblewrap on
+   * Linux, sandbox-exec on macOS. Where it cannot start, Bash fails closed and says why; pass
+   * `false` to run Bash with only Deno's own checks.
+   * @default {true}
+   */
   sandbox?: boolean;
+  /**
+   * Let a Bash call ask to run outside the sandbox with `dangerouslyDisableSandbox` (unless
+   * `toolOptions.bash.allowUnsandboxedCommands` says otherwise). Such a call always asks the
+   * approver, in every mode; without this, the field is refused.
+   * @default {false}
+   */
+  allowUnsandboxedCommands?: boolean;
   /** Injected fetch. */
   fetch?: typeof fetch;
   /** Environment variable names the process reads (for `--allow-env`). */
@@ -152,7 +170,7 @@ export interface Runtime extends AsyncDisposable {
  * ```
  */
 export function runtimeToolOptions(
-  options: Pick<RuntimeOptions, "sandbox" | "toolOptions" | "passEnv">,
+  options: Pick<RuntimeOptions, "sandbox" | "allowUnsandboxedCommands" | "toolOptions" | "passEnv">,
 ): BuiltinToolOptions {
   const tools = options.toolOptions ?? {};
   const passEnv = tools.bash?.passEnv ?? options.passEnv;
@@ -160,10 +178,29 @@ export function runtimeToolOptions(
     ...tools,
     bash: {
       ...tools.bash,
-      sandbox: tools.bash?.sandbox ?? options.sandbox ?? false,
+      sandbox: tools.bash?.sandbox ?? options.sandbox ?? true,
+      allowUnsandboxedCommands: tools.bash?.allowUnsandboxedCommands ?? options.allowUnsandboxedCommands ??
+        false,
       ...(passEnv ? { passEnv } : {}),
     },
   };
+}
+
+/** The sandbox part of the flag policy: whether Bash is sandboxed, and what the sandbox needs then. */
+function sandboxPolicy(
+  options: RuntimeOptions,
+  roots: readonly string[],
+): Pick<FlagPolicy, "sandbox" | "sandboxRead" | "sandboxWrite"> {
+  const choice = options.toolOptions?.bash?.sandbox ?? options.sandbox ?? true;
+  if (choice === false) return { sandbox: false };
+  let home = options.env?.HOME;
+  try {
+    home ??= Deno.env.get("HOME");
+  } catch {
+    // not granted: no home folder to hide stores under
+  }
+  const needs = sandboxPermissions(roots, { home, settings: choice === true ? {} : choice });
+  return { sandbox: true, sandboxRead: needs.read, sandboxWrite: needs.write };
 }
 
 /**
@@ -189,12 +226,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   if (ledgerDir !== false) reapOrphanedTasks(ledgerDir ?? defaultLedgerDir(session.roots[0]));
   // remove the temp files of atomic writes a killed process left (src/files/atomic_write.ts)
   cleanStaleTemps();
-  const all = [
-    ...(options.tools ?? builtinTools(runtimeToolOptions(options))),
-    ...(options.extraTools ?? []),
-  ];
   const exclude = new Set(options.excludeTools ?? []);
-  const registry = new ToolRegistry(all.filter((t) => !exclude.has(t.name)));
+  const registry = new ToolRegistry();
+  const kept = <T extends { name: string }>(tools: readonly T[]) => tools.filter((t) => !exclude.has(t.name));
+  if (options.tools) registry.registerAll(kept(options.tools));
+  // the built-in tools load on first use (tools/catalog.ts): `exec Read` loads Read alone
+  else kept(lazyBuiltinTools(runtimeToolOptions(options))).forEach((t) => registry.registerLazy(t));
+  registry.registerAll(kept(options.extraTools ?? []));
   registry.allow(...(options.allowedTools ?? []));
   const runOptions: RunOptions = {
     session,
@@ -212,8 +250,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     session,
     runOptions,
     options,
-    run: (name, input, extra) => runTool(registry, { name, input }, { ...runOptions, ...extra }),
-    runBatch: (calls, extra) => executeToolCalls(registry, calls, { ...runOptions, ...extra }),
+    run: async (name, input, extra) => {
+      await registry.load(name);
+      return runTool(registry, { name, input }, { ...runOptions, ...extra });
+    },
+    runBatch: async (calls, extra) => {
+      await registry.load(...calls.map((c) => c.name));
+      return executeToolCalls(registry, calls, { ...runOptions, ...extra });
+    },
     policy: () => ({
       tools: registry.enabled().map((t) => ({
         name: t.name,
@@ -224,7 +268,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       outputDir: options.outputDir ?? defaultOutputRoot(),
       hosts: options.hosts,
       modelHost: options.modelHost,
-      sandbox: options.sandbox,
+      ...sandboxPolicy(options, session.roots),
       env: options.envNames,
       extraRead: options.extraRead,
       extraRun: options.extraRun,

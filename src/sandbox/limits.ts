@@ -253,7 +253,7 @@ function makeChildren(
     for (const [i, parent] of parents.entries()) {
       sweepStale(parent);
       const dir = `${parent}/${name}`;
-      Deno.mkdirSync(dir);
+      sysFs("mkdir", dir);
       made.push(dir);
       configure(dir, i);
     }
@@ -274,24 +274,43 @@ async function removeCgroups(dirs: string[]): Promise<void> {
 
 function tryRemove(dir: string): boolean {
   try {
-    Deno.removeSync(dir);
+    sysFs("rmdir", dir);
     return true;
   } catch (err) {
     return err instanceof Deno.errors.NotFound;
   }
 }
 
+/** Whether process `pid` is known to be gone (Deno lets only `--allow-all` look in `/proc/<pid>`: bash looks then). */
+function processGone(pid: number): boolean {
+  try {
+    Deno.statSync(`/proc/${pid}`);
+    return false;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return true;
+    if (!(err instanceof Deno.errors.NotCapable)) return false;
+  }
+  try {
+    const out = new Deno.Command("bash", {
+      args: ["-c", `[ ! -e "/proc/$1" ]`, "paddock-cgroup", String(pid)],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      clearEnv: true,
+    }).outputSync();
+    return out.success;
+  } catch {
+    return false;
+  }
+}
+
 /** Removes `paddock-<pid>-…` cgroups whose Paddock process is gone (a crash left them). */
 function sweepStale(parent: string): void {
   try {
-    for (const entry of Deno.readDirSync(parent)) {
-      const pid = /^paddock-(\d+)-/.exec(entry.name)?.[1];
-      if (!entry.isDirectory || pid === undefined || Number(pid) === Deno.pid) continue;
-      try {
-        Deno.statSync(`/proc/${pid}`);
-      } catch {
-        tryRemove(`${parent}/${entry.name}`);
-      }
+    for (const name of sysSubdirs(parent)) {
+      const pid = /^paddock-(\d+)-/.exec(name)?.[1];
+      if (pid === undefined || Number(pid) === Deno.pid) continue;
+      if (processGone(Number(pid))) tryRemove(`${parent}/${name}`);
     }
   } catch {
     // not listable: nothing to sweep
@@ -302,7 +321,7 @@ function sweepStale(parent: string): void {
 function delegates(dir: string): boolean {
   const has = (file: string) => {
     try {
-      const words = Deno.readTextFileSync(`${dir}/${file}`).split(/\s+/);
+      const words = sysRead(`${dir}/${file}`).split(/\s+/);
       return words.includes("pids") && words.includes("memory");
     } catch {
       return false;
@@ -311,23 +330,20 @@ function delegates(dir: string): boolean {
   if (has("cgroup.subtree_control")) return true;
   // only the root cgroup may hold processes and enable controllers for its children
   if (!has("cgroup.controllers")) return false;
-  try {
-    Deno.statSync(`${dir}/cgroup.type`);
-    return false; // a non-root cgroup: it has this file, the root has not
-  } catch {
-    return tryWrite(`${dir}/cgroup.subtree_control`, "+pids +memory") && has("cgroup.subtree_control");
-  }
+  // a non-root cgroup has `cgroup.type`, the root has not
+  if (sysExists(`${dir}/cgroup.type`)) return false;
+  return tryWrite(`${dir}/cgroup.subtree_control`, "+pids +memory") && has("cgroup.subtree_control");
 }
 
 /** Our own cgroup folders, from /proc/self/cgroup and /proc/self/mountinfo. */
 function ownCgroups(): Hierarchy[] {
   const own = new Map<string, string>(); // "" for v2, else the controller list
-  for (const line of Deno.readTextFileSync("/proc/self/cgroup").split("\n")) {
+  for (const line of procSelf("cgroup").split("\n")) {
     const m = /^\d+:([^:]*):(.*)$/.exec(line);
     if (m) own.set(m[1], m[2]);
   }
   const found: Hierarchy[] = [];
-  for (const line of Deno.readTextFileSync("/proc/self/mountinfo").split("\n")) {
+  for (const line of procSelf("mountinfo").split("\n")) {
     const [left, right] = line.split(" - ");
     if (!right) continue;
     const fields = left.split(" ");
@@ -348,6 +364,15 @@ function ownCgroups(): Hierarchy[] {
   return found;
 }
 
+const procCache = new Map<string, string>();
+
+/** `/proc/self/<name>` of this process (read by bash under the computed flags: see {@link sysRead}). */
+function procSelf(name: "cgroup" | "mountinfo"): string {
+  let text = procCache.get(name);
+  if (text === undefined) procCache.set(name, text = sysRead(`/proc/self/${name}`));
+  return text;
+}
+
 /** The folder of cgroup `path` on a mount of the hierarchy's `root` at `mountPoint`. */
 function inside(mountPoint: string, root: string, path: string): string | undefined {
   const rel = root === "/"
@@ -366,7 +391,90 @@ function unescapeMount(s: string): string {
 }
 
 function write(path: string, value: string): void {
-  Deno.writeTextFileSync(path, value);
+  sysFs("write", path, value);
+}
+
+/**
+ * Deno grants `/sys/…` and `/proc/<pid>/…` only with `--allow-all`, so where
+ * it refuses (`NotCapable`, under the computed flags) these helpers have bash
+ * (the Execute class's program, already granted; in this process's cgroup
+ * and mount namespace) do it with shell builtins and `mkdir`/`rmdir`, the
+ * paths and values passed as arguments, never as script text.
+ */
+function viaBash(script: string, ...args: string[]): Deno.CommandOutput {
+  return new Deno.Command("bash", {
+    args: ["-c", script, "paddock-cgroup", ...args],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { PATH: "/usr/bin:/bin" },
+    clearEnv: true,
+  }).outputSync();
+}
+
+function bashFailure(op: string, path: string, out: Deno.CommandOutput): Error {
+  if (out.code === 3) return new Deno.errors.NotFound(`"${path}" is gone`);
+  return new Error(`Cannot ${op} "${path}": ${new TextDecoder().decode(out.stderr).trim()}`);
+}
+
+/** Makes or removes a cgroup folder, or writes a cgroup file (see {@link viaBash}). */
+function sysFs(op: "mkdir" | "rmdir" | "write", path: string, value = ""): void {
+  try {
+    if (op === "mkdir") Deno.mkdirSync(path);
+    else if (op === "rmdir") Deno.removeSync(path);
+    else Deno.writeTextFileSync(path, value);
+    return;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotCapable)) throw err;
+  }
+  const script = {
+    mkdir: `mkdir -- "$1"`,
+    rmdir: `[ -e "$1" ] || exit 3; rmdir -- "$1"`,
+    write: `printf '%s' "$2" > "$1"`,
+  }[op];
+  const out = viaBash(script, path, value);
+  if (!out.success) throw bashFailure(op, path, out);
+}
+
+/** Reads a file under `/sys` or `/proc/self` (see {@link viaBash}). */
+function sysRead(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotCapable)) throw err;
+  }
+  const out = viaBash(
+    `[ -e "$1" ] || exit 3; while IFS= read -r l || [ -n "$l" ]; do printf '%s\\n' "$l"; done < "$1"`,
+    path,
+  );
+  if (!out.success) throw bashFailure("read", path, out);
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** Whether a path under `/sys` exists (see {@link viaBash}). */
+function sysExists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotCapable)) return false;
+  }
+  return viaBash(`[ -e "$1" ]`, path).success;
+}
+
+/** The names of the folders in `dir` under `/sys` (see {@link viaBash}). */
+function sysSubdirs(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)].filter((e) => e.isDirectory).map((e) => e.name);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotCapable)) throw err;
+  }
+  const out = viaBash(
+    `for e in "$1"/*/; do [ -d "$e" ] && e=\${e%/} && printf '%s\\n' "\${e##*/}"; done; true`,
+    dir,
+  );
+  if (!out.success) throw bashFailure("list", dir, out);
+  return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean);
 }
 
 function tryWrite(path: string, value: string): boolean {

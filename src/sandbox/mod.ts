@@ -20,6 +20,7 @@
  * @module
  */
 export { sandboxCommand, sandboxProgram, sandboxSelfTest } from "./sandbox.ts";
+export { sandboxPermissions } from "./needs.ts";
 export type { CommandLine, SandboxRun, SandboxSettings } from "./sandbox.ts";
 export { SANDBOX_ENV_NAMES, sandboxEnv } from "./env.ts";
 export { DEFAULT_PROBE_TIMEOUT_MS, formatCheckTable, sandboxCheck } from "./check.ts";

@@ -30,35 +30,10 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { UnavailableError } from "../errors.ts";
 import type { MountOp } from "./bubblewrap.ts";
+import { PROTECTED_PATHS, SHELL_STARTUP_FILES } from "../permissions/protected_paths.ts";
 
-/** Paths under every writable root that stay read-only inside the sandbox, also while missing (TOOLS.md). */
-export const PROTECTED_PATHS: readonly string[] = [
-  ".paddock",
-  ".mcp.json",
-  ".git/hooks",
-  ".git/config",
-  ".gitmodules",
-  ".claude",
-  ".vscode",
-  ".idea",
-];
-
-/**
- * Shell start-up files: read-only wherever they exist in a writable root, and
- * uncreatable in the home folder when it is writable (a shell reads them only there).
- */
-export const SHELL_STARTUP_FILES: readonly string[] = [
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".zlogout",
-];
+// the lists live with the permission decision (a lower layer), which also keeps the file tools off them
+export { PROTECTED_PATHS, SHELL_STARTUP_FILES } from "../permissions/protected_paths.ts";
 
 /** Files in a writable home folder that configure programs the user runs unsandboxed. */
 const HOME_CONFIG_FILES: readonly string[] = [".gitconfig", ".config/git"];
@@ -108,8 +83,11 @@ export function defaultHiddenPaths(): string[] {
     for (const entry of Deno.readDirSync("/etc/ssh")) {
       if (/^ssh_host_.*_key$/.test(entry.name)) keys.push(`/etc/ssh/${entry.name}`);
     }
-  } catch {
-    // no /etc/ssh, or not readable under the granted permissions
+  } catch (err) {
+    // not listable under the granted permissions: hide the usual names (missing ones are skipped)
+    if (err instanceof Deno.errors.NotCapable) {
+      keys.push(...["rsa", "ecdsa", "ed25519", "dsa"].map((k) => `/etc/ssh/ssh_host_${k}_key`));
+    }
   }
   return [...DEFAULT_HIDDEN_PATHS, ...keys];
 }

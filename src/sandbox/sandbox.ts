@@ -172,7 +172,7 @@ export function sandboxCommand(
   const writable = [...run.writable, ...(settings.writablePaths ?? [])];
   if (program === undefined) {
     throw new UnavailableError(
-      `The Bash sandbox is not available on "${Deno.build.os}": it needs bubblewrap (Linux) or sandbox-exec (macOS): turn the sandbox off to run Bash unsandboxed`,
+      `The Bash sandbox is not available on "${Deno.build.os}": it needs bubblewrap (Linux) or sandbox-exec (macOS): ${SANDBOX_OFF}`,
     );
   }
   const spec = { writable, writableFiles: run.writableFiles, allowNetwork: settings.allowNetwork };
@@ -265,6 +265,10 @@ function bubblewrapFeatures(program: string): BubblewrapFeatures {
   return features;
 }
 
+/** How a user turns the sandbox off, for the messages of a sandbox that cannot start. */
+const SANDBOX_OFF =
+  'or turn the sandbox off yourself to run Bash with only Deno\'s checks: --no-sandbox, "sandbox": false in ~/.config/paddock/settings.json, or `createRuntime({ sandbox: false })`';
+
 const selfTests = new Map<string, Promise<void>>();
 
 /**
@@ -302,7 +306,7 @@ async function runSelfTest(settings: SandboxSettings): Promise<void> {
 }
 
 async function selfTestRun(line: CommandLine): Promise<void> {
-  const off = "or turn the sandbox off (no --sandbox, or `bash: { sandbox: false }`) to run Bash unsandboxed";
+  const off = SANDBOX_OFF;
   let out: Deno.CommandOutput;
   try {
     out = await new Deno.Command(line.program, {

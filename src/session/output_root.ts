@@ -118,7 +118,9 @@ function checkRoot(root: string): { reason?: string } {
   try {
     Deno.mkdirSync(root, { mode: 0o700 });
   } catch (err) {
-    if (!(err instanceof Deno.errors.AlreadyExists)) return { reason: `cannot be made: ${(err as Error).message}` };
+    if (!(err instanceof Deno.errors.AlreadyExists)) {
+      return { reason: `cannot be made: ${(err as Error).message}` };
+    }
   }
   return { reason: notPrivate(root) };
 }

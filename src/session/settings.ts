@@ -1,6 +1,8 @@
 /**
- * The project's settings file, `.paddock/settings.json` in the first
- * workspace root. Flags override env, env overrides the file.
+ * The settings files: the project's `.paddock/settings.json` in the first
+ * workspace root, and the user's own `<userConfigDir>/settings.json`.
+ * Precedence: flags, env, user settings, then the project's (whose widening
+ * parts apply only once trusted, see `trust.ts`).
  *
  * @module
  */
@@ -87,6 +89,21 @@ export function loadSettings(path: string): Settings {
     if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotCapable) return {};
     throw err;
   }
+  return parseSettings(text, path);
+}
+
+/**
+ * Parses a settings file's text; throws a TypeError naming `path` when malformed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseSettings } from "./settings.ts";
+ * assert.equal(parseSettings('{"model": "m"}', "s.json").model, "m");
+ * assert.throws(() => parseSettings("[]", "s.json"), /Cannot read settings "s.json"/);
+ * ```
+ */
+export function parseSettings(text: string, path: string): Settings {
   try {
     const value = JSON.parse(text);
     if (value === null || typeof value !== "object" || Array.isArray(value)) {

@@ -16,7 +16,7 @@
  */
 import { join } from "node:path";
 import { processStartTime } from "./process_group.ts";
-import { commandState, type CommandRef, removeCgroupsSync, stopCommandsSync } from "./stop.ts";
+import { type CommandRef, commandState, removeCgroupsSync, stopCommandsSync } from "./stop.ts";
 
 /**
  * The ledger folder inside the first workspace root.

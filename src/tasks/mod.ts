@@ -22,3 +22,6 @@ export type { ShutdownOptions } from "./shutdown.ts";
 export { defaultLedgerDir, LEDGER_SUBDIR, reapOrphanedTasks } from "./ledger.ts";
 export type { LedgerEntry, ReapReport } from "./ledger.ts";
 export type { GroupRef } from "./process_group.ts";
+export type { CommandRef } from "./stop.ts";
+export { CONTAINMENTS } from "./containment.ts";
+export type { Containment, ContainmentChoice } from "./containment.ts";

@@ -255,7 +255,7 @@ export function groupState(ref: GroupRef, table?: ProcInfo[]): GroupState {
  * when Deno allows it (unscoped `--allow-run`), else `kill -SIG -- -PGID`
  * through bash. A group that is already gone is not an error.
  */
-export function signalGroup(pgid: number, signal: "SIGTERM" | "SIGKILL"): void {
+export function signalGroup(pgid: number, signal: "SIGTERM" | "SIGKILL" | "SIGSTOP" | "SIGCONT"): void {
   if (!Number.isInteger(pgid) || pgid <= 1) {
     throw new RangeError(`Refusing to signal process group "${pgid}"`);
   }
@@ -323,7 +323,9 @@ export function processesWithMarker(marker: string): number[] {
         if (pid === Deno.pid) continue;
         try {
           const env = Deno.readTextFileSync(`/proc/${pid}/environ`);
-          if (env.startsWith(`${needle}\0`) || env.includes(`\0${needle}\0`) || env === needle) found.push(pid);
+          if (env.startsWith(`${needle}\0`) || env.includes(`\0${needle}\0`) || env === needle) {
+            found.push(pid);
+          }
         } catch (err) {
           if (isDenied(err) && !(err instanceof Deno.errors.PermissionDenied)) throw err;
           // ended meanwhile, or another user's
@@ -399,7 +401,11 @@ export async function terminate<R>(
 }
 
 /** Like {@link terminate}, blocking: for `unload` handlers and start-up reaping. */
-export function terminateSync<R>(refs: readonly R[], how: Terminator<R>, options: TerminateOptions = {}): R[] {
+export function terminateSync<R>(
+  refs: readonly R[],
+  how: Terminator<R>,
+  options: TerminateOptions = {},
+): R[] {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const pollMs = options.pollMs ?? 10;
   const cell = new Int32Array(new SharedArrayBuffer(4));
@@ -423,7 +429,10 @@ export function terminateSync<R>(refs: readonly R[], how: Terminator<R>, options
 /**
  * Stops process groups with {@link terminate}: the whole group gets each signal.
  */
-export function terminateGroups(refs: readonly GroupRef[], options: TerminateOptions = {}): Promise<GroupRef[]> {
+export function terminateGroups(
+  refs: readonly GroupRef[],
+  options: TerminateOptions = {},
+): Promise<GroupRef[]> {
   return terminate(refs, groups, options);
 }
 

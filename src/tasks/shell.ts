@@ -94,9 +94,10 @@ export function spawnShell(o: ShellSpawnOptions): ShellProcess {
   const shell = o.shell ?? "bash";
   const contained = o.sandbox ? undefined : containCommand(o.containment);
   // one pipe for both streams keeps their order exact; the other pipe still carries the sandbox's own errors
-  const prelude = (contained?.prelude ?? "") + (o.cwdFile
-    ? `exec 2>&1; __paddock_cwd() { pwd -P >| ${quote(o.cwdFile)}; } 2>/dev/null; trap __paddock_cwd EXIT\n`
-    : "exec 2>&1\n");
+  const prelude = (contained?.prelude ?? "") +
+    (o.cwdFile
+      ? `exec 2>&1; __paddock_cwd() { pwd -P >| ${quote(o.cwdFile)}; } 2>/dev/null; trap __paddock_cwd EXIT\n`
+      : "exec 2>&1\n");
   let argv = [...(contained?.prefix ?? []), shell, "-c", prelude + o.command];
   let release = contained?.release ?? (() => Promise.resolve());
   if (o.sandbox) {

@@ -14,8 +14,8 @@
 import type { Containment } from "./containment.ts";
 import {
   type GroupRef,
-  groupState,
   type GroupState,
+  groupState,
   isLive,
   processesWithMarker,
   processTable,
@@ -23,8 +23,8 @@ import {
   signalProcesses,
   terminate,
   type TerminateOptions,
-  type Terminator,
   terminateSync,
+  type Terminator,
 } from "./process_group.ts";
 
 /**
@@ -99,7 +99,10 @@ function strays(ref: CommandRef, leaderOurs: boolean): number[] {
     if (leaderOurs && p.sid === ref.pgid && p.pgid !== ref.pgid) found.add(p.pid);
   }
   // descendants by parent chain, from the group and the strays found so far
-  const roots = new Set([...found, ...(leaderOurs ? table.filter((p) => p.pgid === ref.pgid).map((p) => p.pid) : [])]);
+  const roots = new Set([
+    ...found,
+    ...(leaderOurs ? table.filter((p) => p.pgid === ref.pgid).map((p) => p.pid) : []),
+  ]);
   let grew = true;
   while (grew) {
     grew = false;
@@ -115,10 +118,33 @@ function strays(ref: CommandRef, leaderOurs: boolean): number[] {
   return [...found];
 }
 
+/** The first process of each command's PID namespace (pid → start time), found while the leader lives. */
+const inits = new WeakMap<CommandRef, Map<number, string>>();
+
+/**
+ * The live first processes of a `pid-namespace` command's namespace: the
+ * leader's children (bubblewrap's inner process, `unshare`'s forked shell),
+ * remembered from when the leader was seen alive. Killing one ends its whole
+ * namespace. They matter when the leader dies before they armed their
+ * parent-death signal (a stop during start-up): they would run on, orphaned.
+ */
+function namespaceInits(ref: CommandRef, leaderOurs: boolean): number[] {
+  if (ref.containment !== "pid-namespace") return [];
+  let known = inits.get(ref);
+  if (!known) inits.set(ref, known = new Map());
+  if (!leaderOurs && known.size === 0) return []; // never seen: nothing to look for
+  const table = processTable().filter(isLive);
+  if (leaderOurs) {
+    for (const p of table) if (p.ppid === ref.pgid) known.set(p.pid, p.startTime);
+  }
+  return [...known].filter(([pid, start]) => table.some((p) => p.pid === pid && p.startTime === start))
+    .map(([pid]) => pid);
+}
+
 /**
  * Whether a command still runs and is ours: its group ({@link groupState}),
- * else any process in its cgroups, else (`process-group`) any process
- * carrying its marker.
+ * else the first process of its PID namespace, else any process in its
+ * cgroups, else (`process-group`) any process carrying its marker.
  *
  * @example
  * ```ts
@@ -130,6 +156,7 @@ function strays(ref: CommandRef, leaderOurs: boolean): number[] {
 export function commandState(ref: CommandRef): GroupState {
   const group = groupState(ref);
   if (group === "ours") return "ours";
+  if (namespaceInits(ref, false).length > 0) return "ours";
   if (cgroupMembers(cgroupsOf(ref)).length > 0) return "ours";
   if (strays(ref, false).length > 0) return "ours";
   return group;
@@ -138,7 +165,13 @@ export function commandState(ref: CommandRef): GroupState {
 function signalCommand(ref: CommandRef, signal: "SIGTERM" | "SIGKILL"): void {
   const leaderOurs = groupState(ref) === "ours";
   const outside = strays(ref, leaderOurs); // before the group dies: the session still tells
+  const namespaced = ref.containment === "pid-namespace";
+  // a stopped leader cannot start its namespace meanwhile (the kernel restarts a fork a group signal interrupts)
+  if (namespaced && leaderOurs) signalGroup(ref.pgid, "SIGSTOP");
+  // a namespace's first process ignores SIGTERM, and the leader's death SIGKILLs it anyway
+  signalProcesses(namespaceInits(ref, leaderOurs), "SIGKILL");
   if (leaderOurs) signalGroup(ref.pgid, signal);
+  if (namespaced && leaderOurs) signalGroup(ref.pgid, "SIGCONT");
   const cgroups = cgroupsOf(ref);
   if (signal === "SIGKILL") {
     for (const dir of cgroups) {
@@ -168,7 +201,10 @@ const commands: Terminator<CommandRef> = {
  * assert.deepEqual(await stopCommands([]), []);
  * ```
  */
-export function stopCommands(refs: readonly CommandRef[], options: TerminateOptions = {}): Promise<CommandRef[]> {
+export function stopCommands(
+  refs: readonly CommandRef[],
+  options: TerminateOptions = {},
+): Promise<CommandRef[]> {
   return terminate(refs, commands, options);
 }
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ToolMiddleware } from "./hooks.ts";
+import { TOOL_ALIASES } from "./registry.ts";
 
 /**
  * Logs every call and its outcome through `log`.
@@ -35,7 +36,8 @@ export function loggingMiddleware(log: (line: string) => void): ToolMiddleware {
 }
 
 /**
- * Refuses calls to the named tools before anything else runs.
+ * Refuses calls to the named tools before anything else runs. Names and aliases are matched by
+ * their canonical name (THREATS.md P5): denying `TaskStop` also refuses `KillShell`, and the other way.
  *
  * @example
  * ```ts
@@ -49,9 +51,10 @@ export function loggingMiddleware(log: (line: string) => void): ToolMiddleware {
  * ```
  */
 export function denyListMiddleware(names: readonly string[]): ToolMiddleware {
-  const denied = new Set(names);
+  const canonical = (name: string) => TOOL_ALIASES[name] ?? name;
+  const denied = new Set(names.map(canonical));
   return (call, next) => {
-    if (!denied.has(call.name)) return next(call);
+    if (!denied.has(canonical(call.name))) return next(call);
     const message = `Tool "${call.name}" is on the deny list`;
     return Promise.resolve({
       id: call.id ?? "denied",

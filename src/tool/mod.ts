@@ -27,7 +27,7 @@
  */
 export { describeError } from "../errors.ts";
 export { fromAiSdkTools, fromLangChainTools, TOOL_ALIASES } from "./registry.ts";
-export type { AiSdkToolLike, LangChainToolLike } from "./registry.ts";
+export type { AiSdkToolLike, LangChainToolLike, LazyTool } from "./registry.ts";
 export { toJsonSchema } from "./json_schema.ts";
 export type { JsonSchema } from "./json_schema.ts";
 export { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from "./truncate.ts";

@@ -92,6 +92,58 @@ export interface ViewFilter {
 const DANGEROUS: readonly SideEffect[] = ["Mutating", "Execute", "Network", "Spawns"];
 
 /**
+ * A tool known by what the permission check needs (name, side-effect class,
+ * programs) and loaded on first use: see {@link ToolRegistry.registerLazy}.
+ * `load` must give the same name, class and programs.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type LazyTool, ToolRegistry } from "./registry.ts";
+ * const read: LazyTool = {
+ *   name: "Read",
+ *   sideEffect: "ReadOnly",
+ *   load: async () => (await import("../tools/read/read.ts")).readTool,
+ * };
+ * const registry = new ToolRegistry().registerLazy(read);
+ * assert.ok(registry.has("Read") && !registry.isLoaded("Read"));
+ * await registry.load();
+ * assert.ok(registry.isLoaded("Read"));
+ * ```
+ */
+export interface LazyTool {
+  /** Wire name. */
+  readonly name: string;
+  /** Side-effect class. */
+  readonly sideEffect: SideEffect;
+  /** Programs the tool runs. */
+  readonly programs?: readonly string[];
+  /** Imports and makes the tool. */
+  load(): Promise<Tool>;
+}
+
+/** What a lazy entry shows until it is loaded: the metadata, and fields that say to load it. */
+function placeholder(entry: LazyTool): Tool {
+  const notLoaded = (): never => {
+    throw new TypeError(`Tool "${entry.name}" is not loaded: await registry.load("${entry.name}") first`);
+  };
+  return Object.freeze({
+    name: entry.name,
+    sideEffect: entry.sideEffect,
+    ...(entry.programs ? { programs: entry.programs } : {}),
+    get description(): string {
+      return notLoaded();
+    },
+    get input(): ZodType {
+      return notLoaded();
+    },
+    get execute(): Tool["execute"] {
+      return notLoaded();
+    },
+  });
+}
+
+/**
  * Holds tools by name.
  *
  * @example
@@ -117,6 +169,8 @@ export class ToolRegistry {
   #disabled = new Map<string, string>();
   #listeners = new Set<() => void>();
   #removed = new Map<string, string>();
+  #lazy = new Map<string, LazyTool>();
+  #loading = new Map<string, Promise<void>>();
 
   /** Creates a registry holding `tools`. */
   constructor(tools: readonly Tool[] = []) {
@@ -135,6 +189,55 @@ export class ToolRegistry {
     return this;
   }
 
+  /**
+   * Adds a tool whose module loads on first use: until {@link load} loads it,
+   * the registry knows its name, class and programs (names, aliases, views,
+   * allowed and disabled sets, the permission check all work), and reading its
+   * description, input or execute throws. `createRuntime` registers the
+   * built-in tools this way and loads each before its first call.
+   */
+  registerLazy(entry: LazyTool): this {
+    this.register(placeholder(entry));
+    this.#lazy.set(entry.name, entry);
+    return this;
+  }
+
+  /** Whether a registered tool is loaded (every tool not added with {@link registerLazy} is). */
+  isLoaded(name: string): boolean {
+    const canonical = this.resolve(name);
+    return canonical !== undefined && !this.#lazy.has(canonical);
+  }
+
+  /**
+   * Loads the named lazy tools (names and aliases; unknown names are
+   * skipped), or every one when no name is given. Needed before reading a lazy
+   * tool's definition or running it through `runTool` directly.
+   */
+  async load(...names: string[]): Promise<void> {
+    const wanted = names.length ? names.map((n) => this.resolve(n) ?? n) : [...this.#lazy.keys()];
+    await Promise.all(wanted.map((name) => this.#loadOne(name)));
+  }
+
+  #loadOne(name: string): Promise<void> {
+    const entry = this.#lazy.get(name);
+    if (!entry) return Promise.resolve();
+    let loading = this.#loading.get(name);
+    if (loading) return loading;
+    loading = entry.load().then((tool) => {
+      if (tool.name !== entry.name || tool.sideEffect !== entry.sideEffect) {
+        throw new TypeError(
+          `Lazy tool "${entry.name}" (${entry.sideEffect}) loaded as "${tool.name}" (${tool.sideEffect})`,
+        );
+      }
+      // unless unregistered meanwhile, the tool takes the placeholder's place (and position)
+      if (this.#lazy.get(name) !== entry) return;
+      this.#lazy.delete(name);
+      this.#tools.set(name, tool);
+    }).finally(() => this.#loading.delete(name));
+    this.#loading.set(name, loading);
+    return loading;
+  }
+
   /** Adds several tools. */
   registerAll(tools: Iterable<Tool>): this {
     for (const t of tools) this.register(t);
@@ -144,6 +247,7 @@ export class ToolRegistry {
   /** Removes a tool; returns whether it was there. With a `reason`, later calls to it are told why it is gone. */
   unregister(name: string, reason?: string): boolean {
     const had = this.#tools.delete(name);
+    this.#lazy.delete(name);
     if (had && reason !== undefined) this.#removed.set(name, reason);
     this.#schemas.delete(name);
     this.#allowed.delete(name);
@@ -243,7 +347,12 @@ export class ToolRegistry {
       if (filter.exclude?.some((n) => (this.resolve(n) ?? n) === t.name)) return false;
       return true;
     });
-    const view = new ToolRegistry(keep);
+    const view = new ToolRegistry();
+    for (const t of keep) {
+      const lazy = this.#lazy.get(t.name);
+      if (lazy) view.registerLazy(lazy);
+      else view.register(t);
+    }
     for (const n of this.#allowed) if (view.has(n)) view.allow(n);
     for (const [n, why] of this.#disabled) if (view.has(n)) view.disable(n, why);
     return view;

@@ -118,7 +118,10 @@ export function runTool(
   options: RunOptions = {},
 ): Promise<ToolCallResult> {
   const opts = { ...options, session: options.session ?? new Session() };
-  return compose(options.middleware ?? [], (c) => runCall(registry, c, opts))(call);
+  // aliases become the canonical name before any middleware or rule sees the call (THREATS.md P5)
+  const canonical = registry.resolve(call.name);
+  const named = canonical !== undefined && canonical !== call.name ? { ...call, name: canonical } : call;
+  return compose(options.middleware ?? [], (c) => runCall(registry, c, opts))(named);
 }
 
 type Next = (call: ToolCallRequest) => Promise<ToolCallResult>;
@@ -306,6 +309,7 @@ function decide(
     preset: options.preset,
     allowedTools: registry.allowed,
     cwd: session.cwd,
+    roots: session.roots,
     hook,
     approve: approver &&
       (({ sideEffect, reason }) =>

@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import { InvalidInputError } from "../errors.ts";
+import { InvalidInputError, PermissionDeniedError } from "../errors.ts";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
 import { sessionConfig } from "../session/config.ts";
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "../permissions/modes.ts";
@@ -30,9 +30,6 @@ interface SettingSpec {
 
 /** Modes Config may switch to: raising the session to bypassPermissions takes the user's own flag. */
 const SETTABLE_MODES = PERMISSION_MODES.filter((m) => m !== "bypassPermissions");
-
-const HOST =
-  /^(\*|(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?)$/;
 
 const SETTINGS: Record<string, SettingSpec> = {
   model: {
@@ -61,27 +58,15 @@ const SETTINGS: Record<string, SettingSpec> = {
     },
   },
   sandbox: {
-    describe: "whether Bash runs inside the OS sandbox (true or false)",
-    parse: (v, s) => {
-      if (typeof v === "boolean") return v;
-      if (v === "true" || v === "false") return v === "true";
-      throw expected(s, "true or false", v);
+    describe: "whether Bash runs inside the OS sandbox (read only: only the user changes it)",
+    parse: (_v, s) => {
+      throw userOnly(s, "--sandbox / --no-sandbox");
     },
   },
   allowedHosts: {
-    describe:
-      'hosts the network tools may reach, comma-separated ("example.com,api.github.com", "*" for any)',
-    parse: (v, s) => {
-      if (typeof v !== "string") throw expected(s, "a comma-separated list of hosts", v);
-      const hosts = [...new Set(v.split(/[\s,]+/).filter(Boolean))];
-      const bad = hosts.filter((h) => !HOST.test(h));
-      if (bad.length) {
-        throw new InvalidInputError(
-          `Invalid host${bad.length > 1 ? "s" : ""} for "${s}": ${bad.map((h) => `"${h}"`).join(", ")}: ` +
-            "give host names like example.com or host:port, separated by commas",
-        );
-      }
-      return hosts;
+    describe: "hosts the network tools may reach (read only: only the user changes them)",
+    parse: (_v, s) => {
+      throw userOnly(s, "--allow-host");
     },
   },
 };
@@ -97,6 +82,13 @@ const SETTINGS: Record<string, SettingSpec> = {
  * ```
  */
 export const KNOWN_SETTINGS: readonly string[] = Object.keys(SETTINGS);
+
+/** Settings that widen what runs or what is reached: the model may read them, never change them (P4). */
+function userOnly(setting: string, flag: string): PermissionDeniedError {
+  return new PermissionDeniedError(
+    `Config cannot change "${setting}": it widens what commands may do, so only the user sets it, with ${flag} or in ~/.config/paddock/settings.json`,
+  );
+}
 
 function expected(setting: string, what: string, got: Raw): InvalidInputError {
   return new InvalidInputError(

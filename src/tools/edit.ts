@@ -202,7 +202,7 @@ export const editTool: Tool<EditInput, EditData> = defineTool<EditInput, EditDat
       await atomicWriteFile(safe.real, out, { signal: ctx.signal, createParents: true });
       await recordWrite(ctx.session, safe.real, out);
       const { snippet, startLine } = snippetAround(result.text, result.firstIndex, result.firstLength);
-      const diff = unifiedDiff(toLf(before), toLf(result.text), shown);
+      const diff = await unifiedDiff(toLf(before), toLf(result.text), shown);
       const what = bytes ? `Edited "${shown}"` : `Created "${shown}"`;
       const count = result.count > 1 ? ` (${result.count} replacements)` : "";
       const note = result.fallback

@@ -102,11 +102,29 @@ interface GitResult {
   stderr: string;
 }
 
-async function git(args: string[], cwd: string, signal: AbortSignal): Promise<GitResult> {
+/**
+ * Config every git call of ours passes, so nothing a prepared repository planted runs on the host:
+ * no hooks (post-checkout runs on `worktree add`), no fsmonitor program, no submodule recursion.
+ */
+const SAFE_GIT_CONFIG: readonly string[] = [
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "submodule.recurse=false",
+];
+
+async function git(
+  args: string[],
+  cwd: string,
+  signal: AbortSignal,
+  extraConfig: readonly string[] = [],
+): Promise<GitResult> {
   let out: Deno.CommandOutput;
   try {
     out = await new Deno.Command("git", {
-      args,
+      args: [...SAFE_GIT_CONFIG, ...extraConfig, ...args],
       cwd,
       signal,
       stdin: "null",
@@ -122,6 +140,25 @@ async function git(args: string[], cwd: string, signal: AbortSignal): Promise<Gi
   }
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
+}
+
+/**
+ * `-c` pairs that switch off the filter drivers the repository's own config defines (a smudge
+ * filter runs a program on checkout). The user's global and system drivers (git-lfs) stay.
+ */
+async function repoFilterOverrides(repoRoot: string, signal: AbortSignal): Promise<string[]> {
+  const listed = await git(["config", "--show-scope", "--get-regexp", "^filter\\."], repoRoot, signal);
+  const names = new Set<string>();
+  for (const line of listed.stdout.split("\n")) {
+    const m = /^(\S+)\s+filter\.(.+)\.(clean|smudge|process|required)(\s|$)/.exec(line);
+    if (m && m[1] !== "global" && m[1] !== "system") names.add(m[2]);
+  }
+  return [...names].flatMap((n) =>
+    ["clean", "smudge", "process"].flatMap((k) => ["-c", `filter.${n}.${k}=`]).concat([
+      "-c",
+      `filter.${n}.required=false`,
+    ])
+  );
 }
 
 /**
@@ -209,7 +246,7 @@ export const enterWorktreeTool: Tool<EnterWorktreeInput, EnterWorktreeResult> = 
     const args = known.code === 0
       ? ["worktree", "add", path, branch]
       : ["worktree", "add", "-b", branch, path, "HEAD"];
-    const add = await git(args, repoRoot, signal);
+    const add = await git(args, repoRoot, signal, await repoFilterOverrides(repoRoot, signal));
     if (add.code !== 0) {
       throw new ConflictError(`git worktree add failed (exit ${add.code}): ${add.stderr || add.stdout}`);
     }

@@ -123,7 +123,7 @@ export const writeTool: Tool<WriteInput, WriteData> = defineTool<WriteInput, Wri
           data: { type: "create", filePath: safe.requested, lines, bytes: bytes.length, format },
         };
       }
-      const diff = unifiedDiff(toLf(old.text), toLf(content), safe.requested);
+      const diff = await unifiedDiff(toLf(old.text), toLf(content), safe.requested);
       return {
         text: `Updated "${safe.requested}" (${lines} lines)${
           diff ? `\n\n${diff}` : ": the content is unchanged"

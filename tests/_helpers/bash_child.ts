@@ -11,7 +11,7 @@ import { createBashTool } from "../../src/tools/bash/bash.ts";
 
 const [root, outputDir, command, timeout] = Deno.args;
 const session = new Session({ roots: [root], outputDir, mode: "bypassPermissions" });
-const registry = new ToolRegistry([createBashTool({ ledgerDir: false, graceMs: 500 })]);
+const registry = new ToolRegistry([createBashTool({ ledgerDir: false, graceMs: 500, sandbox: false })]);
 let streamed = 0;
 const r = await runTool(registry, {
   name: "Bash",

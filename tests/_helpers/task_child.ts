@@ -14,7 +14,7 @@ const runtime = createRuntime({
   roots: [root],
   outputDir,
   mode: "bypassPermissions",
-  tools: [createBashTool({ graceMs: 500 }), taskOutputTool, taskStopTool],
+  tools: [createBashTool({ graceMs: 500, sandbox: false }), taskOutputTool, taskStopTool],
 });
 installShutdownHandlers(runtime);
 const pgids: number[] = [];

@@ -225,8 +225,11 @@ Deno.test("paddock exec WebFetch under the computed flags reaches only the --all
   assert.match(refused.err, /^Error: /);
 });
 
-Deno.test("The project's .mcp.json is connected by tools and exec, and perms grants its programs", async () => {
+Deno.test("The project's trusted .mcp.json is connected by tools and exec, and perms grants its programs", async () => {
   await using ws = await tempWorkspace();
+  // project files take effect once trusted: a private config folder holds the record
+  await using home = await tempWorkspace("paddock-home-");
+  const env = { XDG_CONFIG_HOME: home.dir };
   await ws.write(
     ".mcp.json",
     JSON.stringify({
@@ -238,14 +241,17 @@ Deno.test("The project's .mcp.json is connected by tools and exec, and perms gra
       },
     }),
   );
-  const perms = await paddock(["perms", "--json", "--root", ws.dir], { cwd: ws.dir });
+  const trust = await paddock(["trust", "--root", ws.dir], { cwd: ws.dir, env });
+  assert.equal(trust.code, 0, trust.err);
+  assert.match(trust.out, /MCP server "everything": /);
+  const perms = await paddock(["perms", "--json", "--root", ws.dir], { cwd: ws.dir, env });
   assert.equal(perms.code, 0, perms.err);
   assert.ok(
     JSON.parse(perms.out).flags.some((f: string) =>
       f.startsWith("--allow-run=") && f.includes(Deno.execPath())
     ),
   );
-  const tools = await paddock(["tools", "--quiet", "--root", ws.dir], { cwd: ws.dir });
+  const tools = await paddock(["tools", "--quiet", "--root", ws.dir], { cwd: ws.dir, env });
   assert.equal(tools.code, 0, tools.err);
   assert.match(tools.out, /^mcp__everything__echo /m);
   assert.match(tools.out, /^ListMcpResources /m);
@@ -260,14 +266,17 @@ Deno.test("The project's .mcp.json is connected by tools and exec, and perms gra
       "mcp__everything__echo",
       '{"message":"hi from paddock"}',
     ],
-    { cwd: ws.dir },
+    { cwd: ws.dir, env },
   );
   assert.equal(echo.code, 0, echo.err);
   assert.match(echo.out, /hi from paddock/);
 });
 
-Deno.test("Hook commands from the settings file run around CLI calls, and perms grants their shell", async () => {
+Deno.test("Hook commands from the trusted settings file run around CLI calls, and perms grants their shell", async () => {
   await using ws = await tempWorkspace();
+  // project files take effect once trusted: a private config folder holds the record
+  await using home = await tempWorkspace("paddock-home-");
+  const env = { XDG_CONFIG_HOME: home.dir };
   await ws.write(
     ".paddock/settings.json",
     JSON.stringify({
@@ -279,17 +288,22 @@ Deno.test("Hook commands from the settings file run around CLI calls, and perms 
       },
     }),
   );
+  assert.equal((await paddock(["trust"], { cwd: ws.dir, env })).code, 0);
   const denied = await paddock(["exec", "--quiet", "--tools", EXAMPLE, "Hello", '{"name":"Eve"}'], {
     cwd: ws.dir,
+    env,
   });
   assert.equal(denied.code, 1);
   assert.match(denied.err, /Denied by a hook: Eve is not welcome/);
   const ok = await paddock(["exec", "--quiet", "--tools", EXAMPLE, "Hello", '{"name":"Bob"}'], {
     cwd: ws.dir,
+    env,
   });
   assert.equal(ok.code, 0, ok.err);
   const perms = await paddock(["perms", "--json", "--disallowed-tools", "Bash,Grep,Glob,EnterWorktree"], {
     cwd: ws.dir,
+    env,
   });
-  assert.ok(JSON.parse(perms.out).flags.includes("--allow-run=bash"), perms.out);
+  const run = JSON.parse(perms.out).flags.find((f: string) => f.startsWith("--allow-run="));
+  assert.ok(run?.slice("--allow-run=".length).split(",").includes("bash"), perms.out);
 });

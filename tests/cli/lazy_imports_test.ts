@@ -98,3 +98,32 @@ Deno.test("paddock --help and exec Read load none of openai, pdfjs, turndown and
   assert.match(read.out, /second line/);
   assert.doesNotMatch(read.err, /tripwire|not found/i);
 });
+
+Deno.test("paddock exec Read loads no other built-in tool's module", async () => {
+  await using ws = await tempWorkspace();
+  const config = await tripwireConfig(ws.path("trip"));
+  // every tool module the lazy table (src/tools/catalog.ts) imports, Read's excepted, mapped to a tripwire
+  const catalog = await Deno.readTextFile(join(REPO, "src", "tools", "catalog.ts"));
+  const modules = [...catalog.matchAll(/import\("\.\/([^"]+)"\)/g)].map((m) => `src/tools/${m[1]}`);
+  assert.ok(modules.length >= 16 && modules.includes("src/tools/read/read.ts"), modules.join(" "));
+  const map = JSON.parse(await Deno.readTextFile(config)) as { imports: Record<string, string> };
+  for (const module of modules.filter((m) => m !== "src/tools/read/read.ts")) {
+    const stand = ws.path("trip", "tools", module.replaceAll("/", "_").replace(/\.ts$/, ".js"));
+    await Deno.mkdir(join(stand, ".."), { recursive: true });
+    await Deno.writeTextFile(stand, `throw new Error("tripwire: ${module} was loaded");\n`);
+    map.imports[`file://${join(REPO, module)}`] = `file://${stand}`;
+  }
+  await Deno.writeTextFile(config, JSON.stringify(map));
+  await ws.write("notes.txt", "first line\nsecond line\n");
+  const exec = (tool: string, input: unknown) =>
+    run(config, CLI, ["exec", "--quiet", "--root", ws.dir, tool, JSON.stringify(input)], ws.dir);
+
+  const read = await exec("Read", { file_path: ws.path("notes.txt") });
+  assert.equal(read.code, 0, read.err);
+  assert.match(read.out, /second line/);
+  assert.doesNotMatch(read.err, /tripwire/);
+  // the control: the tool a command does call is loaded, and its tripwire fires
+  const glob = await exec("Glob", { pattern: "*.txt" });
+  assert.notEqual(glob.code, 0);
+  assert.match(glob.err, /tripwire: src\/tools\/glob\.ts was loaded/);
+});

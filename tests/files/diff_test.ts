@@ -18,7 +18,7 @@ function apply(old: readonly string[], hunks: DiffHunk[]): string[] {
   return out;
 }
 
-Deno.test("unifiedDiff writes diff(1) ranges, one name in both headers, nothing for equal texts", () => {
+Deno.test("unifiedDiff writes diff(1) ranges, one name in both headers, nothing for equal texts", async () => {
   const table: [string, string, string][] = [
     ["a\nb\nc\n", "a\nB\nc\n", "--- f\n+++ f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c"],
     ["b\n", "B\n", "--- f\n+++ f\n@@ -1 +1 @@\n-b\n+B"],
@@ -29,36 +29,36 @@ Deno.test("unifiedDiff writes diff(1) ranges, one name in both headers, nothing 
     ["same\n", "same\n", ""],
   ];
   for (const [before, after, expected] of table) {
-    assert.equal(unifiedDiff(before, after, "f"), expected, JSON.stringify([before, after]));
+    assert.equal(await unifiedDiff(before, after, "f"), expected, JSON.stringify([before, after]));
   }
 });
 
-Deno.test("diffLines splits hunks only where more than twice the context is unchanged", () => {
+Deno.test("diffLines splits hunks only where more than twice the context is unchanged", async () => {
   const old = Array.from({ length: 20 }, (_, i) => `l${i}`);
   const near = old.map((l, i) => (i === 3 || i === 10 ? l.toUpperCase() : l)); // 6 unchanged between
-  assert.deepEqual(diffLines(old, near).map((h) => [h.oldStart, h.oldLines]), [[1, 14]]);
+  assert.deepEqual((await diffLines(old, near)).map((h) => [h.oldStart, h.oldLines]), [[1, 14]]);
   const far = old.map((l, i) => (i === 3 || i === 11 ? l.toUpperCase() : l)); // 7 unchanged between
-  const hunks = diffLines(old, far);
+  const hunks = await diffLines(old, far);
   assert.deepEqual(hunks.map((h) => [h.oldStart, h.oldLines]), [[1, 7], [9, 7]]);
   assert.deepEqual(apply(old, hunks), far);
 });
 
-Deno.test("diffLines gives hunks that turn the old lines into the new ones", () => {
+Deno.test("diffLines gives hunks that turn the old lines into the new ones", async () => {
   let seed = 42;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let round = 0; round < 300; round++) {
     const old = Array.from({ length: Math.floor(random() * 40) }, () => "abcd"[Math.floor(random() * 4)]);
     const next = old.filter(() => random() > 0.2).flatMap((l) => (random() < 0.2 ? [l, "x"] : [l]));
-    assert.deepEqual(apply(old, diffLines(old, next)), next, JSON.stringify({ old, next }));
+    assert.deepEqual(apply(old, await diffLines(old, next)), next, JSON.stringify({ old, next }));
   }
 });
 
-Deno.test("a diff past the edit limit shows the changed middle removed, then added, with the common ends kept", () => {
+Deno.test("a diff past the edit limit shows the changed middle removed, then added, with the common ends kept", async () => {
   const middle = MAX_EDIT_LENGTH;
   const ends = ["h1", "h2", "h3", "h4", "h5"];
   const old = [...ends, ...Array.from({ length: middle }, (_, i) => `old ${i}`), ...ends];
   const next = [...ends, ...Array.from({ length: middle }, (_, i) => `new ${i}`), ...ends];
-  const hunks = diffLines(old, next);
+  const hunks = await diffLines(old, next);
   assert.equal(hunks.length, 1);
   const [h] = hunks;
   assert.deepEqual([h.oldStart, h.oldLines, h.newStart, h.newLines], [3, middle + 6, 3, middle + 6]);

@@ -34,6 +34,7 @@ Deno.test("a stdio server that dies loses its tools, calls say why, and it recon
   await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
   const hub = eventHub();
   const manager = await attachMcpServers(rt, config, {
+    trustAnnotations: true,
     startTimeoutMs: 120_000,
     reconnect: { initialDelayMs: 100 },
     onEvent: hub.onEvent,
@@ -78,7 +79,11 @@ Deno.test("servers that never answer, exit at once or do not exist fail with cle
     }),
   );
   await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
-  const manager = await attachMcpServers(rt, config, { startTimeoutMs: 500, reconnect: { maxAttempts: 0 } });
+  const manager = await attachMcpServers(rt, config, {
+    trustAnnotations: true,
+    startTimeoutMs: 500,
+    reconnect: { maxAttempts: 0 },
+  });
   const byName = Object.fromEntries(manager.status().map((s) => [s.name, s]));
   assert.equal(byName.silent.state, "failed");
   assert.match(
@@ -149,7 +154,7 @@ Deno.test("HTTP: tools/list_changed re-registers, an abort reaches the server as
   );
   await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
   const hub = eventHub();
-  await attachMcpServers(rt, config, { onEvent: hub.onEvent });
+  await attachMcpServers(rt, config, { trustAnnotations: true, onEvent: hub.onEvent });
   assert.equal(rt.registry.require("mcp__remote__Slow").sideEffect, "ReadOnly"); // served as readOnlyHint
 
   const changed = nextEvent(hub.target, "tools_changed");
@@ -205,6 +210,7 @@ Deno.test("HTTP: a server that goes away loses its tools and they return when it
   await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
   const hub = eventHub();
   await attachMcpServers(rt, config, {
+    trustAnnotations: true,
     onEvent: hub.onEvent,
     reconnect: { initialDelayMs: 50, maxDelayMs: 200, maxAttempts: 50 },
   });
@@ -238,7 +244,11 @@ Deno.test("HTTP: a server that goes away is noticed without a call, and a failed
   );
   await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
   const hub = eventHub();
-  const manager = await attachMcpServers(rt, config, { onEvent: hub.onEvent, reconnect: { maxAttempts: 0 } });
+  const manager = await attachMcpServers(rt, config, {
+    trustAnnotations: true,
+    onEvent: hub.onEvent,
+    reconnect: { maxAttempts: 0 },
+  });
   const disconnected = nextEvent(hub.target, "disconnected");
   await http.close();
   assert.match((await disconnected).message!, /the HTTP server stopped answering/);
@@ -273,7 +283,7 @@ Deno.test("a large MCP result is cut by the shared rule and the marker names the
     JSON.stringify({ mcpServers: { remote: { type: "http", url: http.url } } }),
   );
   await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
-  await attachMcpServers(rt, config);
+  await attachMcpServers(rt, config, { trustAnnotations: true });
   const r = await rt.run("mcp__remote__Big", {});
   assert.ok(r.ok, r.text);
   assert.equal(r.truncated?.originalChars, full.length);
@@ -306,6 +316,7 @@ Deno.test("HTTP: reconnect attempts back off, doubling up to the longest delay, 
     (e) => attempts.push((e as CustomEvent<McpEvent>).detail.message!),
   );
   const manager = await attachMcpServers(rt, config, {
+    trustAnnotations: true,
     onEvent: hub.onEvent,
     reconnect: { initialDelayMs: 20, maxDelayMs: 50, maxAttempts: 3 },
   });

@@ -27,7 +27,10 @@ Deno.test("server-everything: tools registered with schemas and classes, results
     tools: [],
     mode: "bypassPermissions",
   });
-  const manager = await attachMcpServers(rt, config, { startTimeoutMs: START_TIMEOUT_MS });
+  const manager = await attachMcpServers(rt, config, {
+    trustAnnotations: true,
+    startTimeoutMs: START_TIMEOUT_MS,
+  });
   assert.equal(manager.status()[0].state, "connected", manager.status()[0].error);
 
   const echo = rt.registry.require("mcp__everything__echo");
@@ -87,7 +90,7 @@ Deno.test("server-everything: ListMcpResources and ReadMcpResource, blobs saved 
     JSON.stringify({ mcpServers: { ev: { command: "deno", args: ["run", "-A", EVERYTHING, "stdio"] } } }),
   );
   await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
-  await attachMcpServers(rt, config, { startTimeoutMs: START_TIMEOUT_MS });
+  await attachMcpServers(rt, config, { trustAnnotations: true, startTimeoutMs: START_TIMEOUT_MS });
 
   const list = await rt.run("ListMcpResources", {});
   assert.ok(list.ok, list.text);
@@ -125,7 +128,10 @@ Deno.test("server-filesystem: started with no folder, it works in the roots Padd
     JSON.stringify({ mcpServers: { fs: { command: "deno", args: ["run", "-A", FILESYSTEM] } } }),
   );
   await using rt = createRuntime({ roots: [ws.dir], outputDir: ws.session.outputDir(), tools: [] });
-  const manager = await attachMcpServers(rt, config, { startTimeoutMs: START_TIMEOUT_MS });
+  const manager = await attachMcpServers(rt, config, {
+    trustAnnotations: true,
+    startTimeoutMs: START_TIMEOUT_MS,
+  });
   assert.equal(manager.status()[0].state, "connected", manager.status()[0].error);
   assert.equal(rt.registry.require("mcp__fs__write_file").sideEffect, "Mutating");
   assert.equal(rt.registry.require("mcp__fs__read_text_file").sideEffect, "ReadOnly");

@@ -198,3 +198,89 @@ Deno.test("Call decision: the approver is asked with the call's own class and th
   await decideCall({ tool: config, input: { value: "x" }, mode: "default", approve });
   assert.deepEqual(asked, [{ sideEffect: "Mutating", reason: '"Config" is Mutating and needs approval' }]);
 });
+
+Deno.test("Protected paths: no mode, preset or allowed set approves them; a hook's allow still asks", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const write = { name: "Write", sideEffect: "Mutating" as const };
+    const base = { tool: write, mode: "bypassPermissions" as const, cwd: root, roots: [root] };
+    const file_path = `${root}/.claude/settings.json`;
+    const alone = await decideCall({ ...base, input: { file_path } });
+    assert.equal(alone.behavior, "deny");
+    assert.match(alone.reason, /protected path ".*\/\.claude"/);
+    const hooked = await decideCall({
+      ...base,
+      input: { file_path },
+      hook: { decision: "allow" },
+      allowedTools: new Set(["Write"]),
+    });
+    assert.equal(hooked.behavior, "deny", "a hook's allow does not stand in for the person");
+    const policy = decidePermission({
+      tool: "Write",
+      sideEffect: "Mutating",
+      input: { file_path: `${root}/.gitmodules` },
+      mode: "acceptEdits",
+      preset: "none",
+      roots: [root],
+    });
+    assert.equal(policy.behavior, "ask");
+    // an ordinary file under a protected-looking name is not protected
+    const plain = decidePermission({
+      tool: "Write",
+      sideEffect: "Mutating",
+      input: { file_path: `${root}/docs/.vscode-notes.md` },
+      mode: "acceptEdits",
+      roots: [root],
+    });
+    assert.equal(plain.behavior, "allow");
+    // EnterWorktree's checkouts under .paddock/worktrees are workspaces of their own
+    const tree = decidePermission({
+      tool: "Write",
+      sideEffect: "Mutating",
+      input: { file_path: `${root}/.paddock/worktrees/w1/src/a.ts` },
+      mode: "acceptEdits",
+      roots: [root],
+    });
+    assert.equal(tree.behavior, "allow");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("A Bash call leaving the sandbox asks in every mode, and is refused in dontAsk or without an approver", async () => {
+  const bash = { name: "Bash", sideEffect: "Execute" as const };
+  const input = { command: "ls", dangerouslyDisableSandbox: true };
+  for (const mode of ["default", "acceptEdits", "bypassPermissions"] as const) {
+    const d = decidePermission({
+      tool: "Bash",
+      sideEffect: "Execute",
+      input,
+      mode,
+      rules: { allow: ["Bash"] },
+    });
+    assert.equal(d.behavior, "ask", mode);
+  }
+  assert.equal((await decideCall({ tool: bash, input, mode: "bypassPermissions" })).behavior, "deny");
+  const dontAsk = await decideCall({
+    tool: bash,
+    input,
+    mode: "dontAsk",
+    approve: () => Promise.resolve(true),
+  });
+  assert.equal(dontAsk.behavior, "deny");
+  const yes = await decideCall({
+    tool: bash,
+    input,
+    mode: "bypassPermissions",
+    approve: () => Promise.resolve(true),
+  });
+  assert.equal(yes.behavior, "allow");
+  const denyRule = decidePermission({
+    tool: "Bash",
+    sideEffect: "Execute",
+    input,
+    mode: "default",
+    rules: { deny: ["Bash(ls:*)"] },
+  });
+  assert.equal(denyRule.behavior, "deny", "deny rules still come first");
+});

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { denoRunLine, type FlagPolicy, toDenoFlags } from "../../src/permissions/mod.ts";
+import { createRuntime } from "../../src/runtime/runtime.ts";
 
 const table: Array<[string, FlagPolicy, string[]]> = [
   ["nothing enabled", { tools: [], roots: ["/w"] }, ["--no-prompt"]],
@@ -104,4 +105,42 @@ Deno.test("The deno run line quotes what the shell would split", () => {
     ["tools"],
   );
   assert.equal(line, "deno run --no-prompt '--allow-read=/my work' cli.ts tools");
+});
+
+Deno.test("With the sandbox on, the Execute class also gets bwrap and what the sandbox reads and writes to start", () => {
+  const policy = {
+    tools: [{ name: "Bash", sideEffect: "Execute" as const }],
+    roots: ["/w"],
+    sandbox: true,
+    sandboxRead: ["/w", "/home/u/.ssh"],
+    sandboxWrite: ["/w"],
+  };
+  const flags = toDenoFlags(policy);
+  assert.ok(flags.includes("--allow-run=bash,bwrap"), flags.join(" "));
+  assert.ok(flags.includes("--allow-read=/w,/home/u/.ssh"), flags.join(" "));
+  assert.ok(flags.includes("--allow-write=/w"), flags.join(" "));
+  // off: none of it
+  assert.deepEqual(toDenoFlags({ ...policy, sandbox: false }), [
+    "--no-prompt",
+    "--allow-read=/w/.paddock/tasks",
+    "--allow-write=/w/.paddock/tasks",
+    "--allow-run=bash",
+  ]);
+});
+
+Deno.test("A runtime's policy carries the sandbox's needs by default, and none with sandbox: false", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await using boxed = createRuntime({ roots: [root], env: { HOME: "/home/ada" } });
+    const on = boxed.policy();
+    assert.equal(on.sandbox, true);
+    if (Deno.build.os === "linux") {
+      assert.ok(on.sandboxRead?.includes("/home/ada/.ssh") && on.sandboxWrite?.includes(root));
+    }
+    await using plain = createRuntime({ roots: [root], sandbox: false });
+    assert.equal(plain.policy().sandbox, false);
+    assert.equal(plain.policy().sandboxRead, undefined);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { fromFileUrl } from "../_helpers/paths.ts";
 import { toDenoFlags } from "../../src/permissions/mod.ts";
 import { tempWorkspace } from "../_helpers/workspace.ts";
+import { applyLimits } from "../../src/sandbox/limits.ts";
 
 const child = fromFileUrl(new URL("../_helpers/flags_child.ts", import.meta.url));
 
@@ -50,4 +51,53 @@ Deno.test("The start-up check warns when the process holds more than it needs", 
     excess.some((e) => e.startsWith("holds --allow-read for everything, but needs only --allow-read=")),
   );
   assert.ok(excess.some((e) => e === "holds --allow-run, which no enabled tool needs"));
+});
+
+const LAUNCH = fromFileUrl(new URL("../../launch.ts", import.meta.url));
+const HAS_BWRAP = Deno.build.os === "linux" &&
+  new Deno.Command("bash", { args: ["-c", "command -v bwrap"], stdout: "null", stderr: "null" }).outputSync()
+    .success;
+
+Deno.test({
+  name: "deno task start exec Bash runs the command in the sandbox under the computed flags",
+  ignore: !HAS_BWRAP,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    const run = (args: string[]) =>
+      new Deno.Command(Deno.execPath(), {
+        // what `deno task start` runs
+        args: ["run", "--no-prompt", "--allow-read", "--allow-env", "--allow-run", LAUNCH, ...args],
+        cwd: ws.dir,
+        stdout: "piped",
+        stderr: "piped",
+        env: { RUST_BACKTRACE: "" },
+      }).output();
+    const perms = await run(["perms", "--json", "--", "exec", "Bash", "{}"]);
+    const flags: string[] = JSON.parse(new TextDecoder().decode(perms.stdout)).flags;
+    assert.ok(
+      flags.some((f) => f.startsWith("--allow-run=") && f.split(/[=,]/).includes("bwrap")),
+      flags.join(" "),
+    );
+    assert.ok(!flags.includes("--allow-all") && !flags.includes("--allow-read"), "least privilege still");
+    const command =
+      "echo hi; echo x > /etc/escape || true; test -d /run/.paddock-limits && echo limits-cgroup";
+    const r = await run([
+      "exec",
+      "Bash",
+      JSON.stringify({ command }),
+      "--json",
+      "--permission-mode",
+      "bypassPermissions",
+    ]);
+    const stderr = new TextDecoder().decode(r.stderr);
+    assert.equal(r.code, 0, stderr);
+    const result = JSON.parse(new TextDecoder().decode(r.stdout));
+    assert.match(result.text, /^hi\n/);
+    assert.equal(result.data.sandboxed, true);
+    await assert.rejects(Deno.stat("/etc/escape"), Deno.errors.NotFound);
+    // where this process (-A) can give a command its limits cgroup, the computed flags can too
+    const limits = applyLimits({});
+    await limits.release();
+    if (limits.mechanism !== "rlimit") assert.match(result.text, /limits-cgroup/);
+  },
 });

@@ -1,10 +1,17 @@
 /**
- * THREATS.md P6: secrets stay out. The sandboxed command gets an allowlisted
- * environment, and the user's credential stores read as empty inside.
+ * THREATS.md P6: secrets stay out. Every child Paddock starts (Bash sandboxed
+ * or not, command hooks, MCP stdio servers) gets an allowlisted environment
+ * that never holds Paddock's own model and search keys, and the user's
+ * credential stores read as empty inside the sandbox.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { McpConnection } from "../../src/mcp/client.ts";
+import { commandHooks } from "../../src/runtime/command_hooks.ts";
+import { createRuntime } from "../../src/runtime/runtime.ts";
 import { sandboxEnv } from "../../src/sandbox/env.ts";
+import { ToolRegistry } from "../../src/tool/registry.ts";
+import { tempWorkspace } from "../_helpers/workspace.ts";
 import { exists, HAS_BWRAP, IS_ROOT, listing, sandboxed, tempDir } from "./_sandboxed.ts";
 
 /** A fake home outside /tmp (the sandbox's /tmp is its own), so it is visible, read-only, inside. */
@@ -142,4 +149,107 @@ Deno.test({
     });
     assert.doesNotMatch(r.out, /SSO-TOKEN|sso/);
   },
+});
+
+/** A runtime environment holding Paddock's keys, other credentials, and a variable the user passes on. */
+function secretEnv(): Record<string, string> {
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: "/tmp",
+    LANG: "C.UTF-8",
+    OPENAI_API_KEY: "sk-secret-openai",
+    BRAVE_API_KEY: "secret-brave",
+    BRAVE_SEARCH_API_KEY: "secret-brave-search",
+    SEARXNG_URL: "http://user:secret-searx@127.0.0.1:1",
+    PADDOCK_SEARCH_API_KEY: "secret-paddock",
+    AWS_SECRET_ACCESS_KEY: "secret-aws",
+    GITHUB_TOKEN: "secret-github",
+    MY_VAR: "passed-on",
+  };
+}
+/** What the user names with --pass-env: their own variable, and a Paddock key that must still stay out. */
+const PASS_ENV = ["MY_VAR", "OPENAI_API_KEY", "BRAVE_API_KEY", "SEARXNG_URL"];
+
+function assertClean(envText: string, where: string): void {
+  assert.doesNotMatch(envText, /secret/, `${where} saw a secret:\n${envText}`);
+  assert.match(envText, /^MY_VAR=passed-on$/m, `${where} lacks the passed variable:\n${envText}`);
+  assert.match(envText, /^LANG=C\.UTF-8$/m, `${where} lacks the locale:\n${envText}`);
+}
+
+for (const sandbox of [false, true]) {
+  Deno.test({
+    name: `P6 environment in Bash (${
+      sandbox ? "sandboxed" : "unsandboxed"
+    }): only the allowlist and passEnv, never a key`,
+    ignore: sandbox && !HAS_BWRAP,
+    fn: async () => {
+      await using ws = await tempWorkspace();
+      await using rt = createRuntime({
+        roots: [ws.dir],
+        outputDir: ws.session.outputDir(),
+        mode: "bypassPermissions",
+        env: secretEnv(),
+        passEnv: PASS_ENV,
+        sandbox,
+        excludeTools: ["Agent"],
+      });
+      const fg = await rt.run("Bash", { command: "env" });
+      assert.ok(fg.ok, fg.text);
+      assertClean(fg.text, "a foreground command");
+      const bg = await rt.run("Bash", { command: "env", run_in_background: true });
+      const out = await rt.run("TaskOutput", { task_id: (bg.data as { taskId: string }).taskId });
+      assertClean(out.text, "a background task");
+    },
+  });
+}
+
+Deno.test("P6 environment in command hooks: only the allowlist and passEnv, also from the process environment", async () => {
+  await using ws = await tempWorkspace();
+  const file = ws.path("hook-env.txt");
+  const hook = { command: `env > '${file}'` };
+  const event = { tool: "Bash", input: {}, callId: "c1", session: ws.session };
+  const given = commandHooks({ PreToolUse: [hook] }, { env: secretEnv(), passEnv: PASS_ENV });
+  await given.preToolUse![0](event);
+  assertClean(Deno.readTextFileSync(file), "a PreToolUse hook");
+  // without an environment given, the process's own is filtered the same way
+  Deno.env.set("OPENAI_API_KEY", "sk-secret-process");
+  try {
+    await commandHooks({ PreToolUse: [hook] }).preToolUse![0](event);
+    assert.doesNotMatch(Deno.readTextFileSync(file), /secret/);
+  } finally {
+    Deno.env.delete("OPENAI_API_KEY");
+  }
+});
+
+Deno.test("P6 environment in MCP stdio servers: the allowlist, passEnv and the config's own env, never a key", async () => {
+  await using ws = await tempWorkspace();
+  const file = ws.path("server-env.txt");
+  const connection = new McpConnection("dump", {
+    type: "stdio",
+    command: "bash",
+    args: ["-c", `env > '${file}'`],
+    env: { FROM_CONFIG: "config-value" },
+  }, {
+    registry: new ToolRegistry(),
+    env: secretEnv(),
+    passEnv: PASS_ENV,
+    startTimeoutMs: 10_000,
+    reconnect: { maxAttempts: 0 },
+  });
+  // the "server" only writes its environment and exits: the start fails, the file tells
+  await connection.start().catch(() => {});
+  await connection.close();
+  const text = Deno.readTextFileSync(file);
+  assertClean(text, "an MCP stdio server");
+  assert.match(text, /^FROM_CONFIG=config-value$/m, "the config's own env is added on top");
+});
+
+Deno.test("P6 sandboxEnv holds back Paddock's keys even when the user names them", () => {
+  const env = sandboxEnv(secretEnv(), [
+    ...PASS_ENV,
+    "PADDOCK_SEARCH_API_KEY",
+    "BRAVE_SEARCH_API_KEY",
+    "GITHUB_TOKEN",
+  ]);
+  assert.deepEqual(Object.keys(env).sort(), ["GITHUB_TOKEN", "HOME", "LANG", "MY_VAR", "PATH"]);
 });

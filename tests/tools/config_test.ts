@@ -50,37 +50,48 @@ Deno.test("Config refuses unknown settings with the list and checks value types"
     unknown.text,
     /Unknown setting "theme": known settings are model, permissions\.defaultMode, sandbox/,
   );
-  const sandbox = await run({ setting: "sandbox", value: "maybe" });
-  assert.match(sandbox.text, /Invalid value for "sandbox": expected true or false, got string "maybe"/);
   const model = await run({ setting: "model", value: 4 });
   assert.match(model.text, /expected a non-empty string, got number 4/);
   const mode = await run({ setting: "permissions.defaultMode", value: "yolo" });
   assert.match(mode.text, /expected one of "default", "acceptEdits", "plan", "dontAsk"/);
   const bypass = await run({ setting: "permissions.defaultMode", value: "bypassPermissions" });
   assert.match(bypass.text, /cannot switch to "bypassPermissions"/);
-  const hosts = await run({ setting: "allowedHosts", value: "example.com, bad host/x" });
-  assert.match(hosts.text, /Invalid host for "allowedHosts": "host\/x"/);
   const wrongType = await run({ setting: "model", value: { a: 1 } });
   assert.equal(wrongType.error?.code, "invalid_input");
   await assert.rejects(Deno.stat(settingsPath(ws.dir)), Deno.errors.NotFound, "nothing was saved");
   assert.equal(ws.session.mode, "default");
 });
 
-Deno.test("Config converts booleans and host lists and switches the permission mode", async () => {
+Deno.test("Config switches the permission mode and saves it", async () => {
   await using ws = await tempWorkspace();
   const run = (input: unknown) =>
     runTool(reg(), { name: "Config", input }, { session: ws.session, approver });
-  assert.equal((await run({ setting: "sandbox", value: "true" })).ok, true);
-  assert.equal((await run({ setting: "allowedHosts", value: "example.com,api.github.com:443" })).ok, true);
   const mode = await run({ setting: "permissions.defaultMode", value: "acceptEdits" });
   assert.deepEqual((mode.data as ConfigResult).previousValue, "default");
   assert.equal(ws.session.mode, "acceptEdits");
   const saved = JSON.parse(await Deno.readTextFile(settingsPath(ws.dir)));
-  assert.deepEqual(saved, {
-    sandbox: true,
-    allowedHosts: ["example.com", "api.github.com:443"],
-    permissions: { defaultMode: "acceptEdits" },
-  });
+  assert.deepEqual(saved, { permissions: { defaultMode: "acceptEdits" } });
+});
+
+Deno.test("Config cannot widen: the sandbox, the allowed hosts and bypassPermissions are the user's (P4)", async () => {
+  await using ws = await tempWorkspace();
+  const run = (input: unknown) =>
+    runTool(reg(), { name: "Config", input }, { session: ws.session, approver });
+  for (const value of [false, "false", true]) {
+    const r = await run({ setting: "sandbox", value });
+    assert.equal(r.error?.code, "permission_denied", r.text);
+    assert.match(r.text, /Config cannot change "sandbox": .*only the user sets it, with --sandbox/);
+  }
+  for (const value of ["*", "evil.example"]) {
+    const r = await run({ setting: "allowedHosts", value });
+    assert.equal(r.error?.code, "permission_denied", r.text);
+    assert.match(r.text, /Config cannot change "allowedHosts": .*--allow-host/);
+  }
+  const bypass = await run({ setting: "permissions.defaultMode", value: "bypassPermissions" });
+  assert.match(bypass.text, /cannot switch to "bypassPermissions"/);
+  await assert.rejects(Deno.stat(settingsPath(ws.dir)), Deno.errors.NotFound, "nothing was saved");
+  assert.equal(ws.session.mode, "default");
+  assert.equal((await run({ setting: "sandbox" })).ok, true, "reading is fine");
 });
 
 Deno.test("Config reads in plan mode but cannot change a setting there", async () => {

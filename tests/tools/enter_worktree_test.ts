@@ -146,3 +146,41 @@ Deno.test("EnterWorktree declares git for the Deno flags", () => {
   assert.deepEqual(enterWorktreeTool.programs, ["git"]);
   assert.equal(enterWorktreeTool.sideEffect, "Mutating");
 });
+
+Deno.test("EnterWorktree runs none of a prepared repository's hooks, fsmonitor or filter programs (P3)", async () => {
+  await using ws = await tempWorkspace();
+  await repo(ws.dir);
+  const marker = (what: string) => ws.path(`marker-${what}`);
+  const script = async (what: string) => {
+    const file = ws.path(`.git/${what}.sh`);
+    await Deno.writeTextFile(file, `#!/bin/sh\ntouch "${marker(what)}"\ncat\n`);
+    await Deno.chmod(file, 0o755);
+    return file;
+  };
+  // every class of repository config that makes git run a program during checkout
+  for (const hook of ["post-checkout", "reference-transaction", "post-index-change"]) {
+    const file = ws.path(`.git/hooks/${hook}`);
+    await Deno.writeTextFile(file, `#!/bin/sh\ntouch "${marker(hook)}"\n`);
+    await Deno.chmod(file, 0o755);
+  }
+  await Deno.writeTextFile(ws.path(".gitattributes"), "*.txt filter=evil\n");
+  await Deno.writeTextFile(ws.path("a.txt"), "text\n");
+  await git(ws.dir, "-c", "core.hooksPath=/dev/null", "add", ".gitattributes", "a.txt");
+  await git(ws.dir, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "attrs");
+  await git(ws.dir, "config", "core.fsmonitor", await script("fsmonitor"));
+  await git(ws.dir, "config", "filter.evil.smudge", await script("smudge"));
+  await git(ws.dir, "config", "filter.evil.required", "true");
+  for await (const e of Deno.readDir(ws.dir)) {
+    if (e.name.startsWith("marker-")) await Deno.remove(ws.path(e.name));
+  }
+  const r = await runTool(reg(), { name: "EnterWorktree", input: { name: "safe" } }, {
+    session: ws.session,
+    approver,
+  });
+  assert.equal(r.ok, true, r.text);
+  const data = r.data as EnterWorktreeResult;
+  assert.equal(await Deno.readTextFile(`${data.path}/a.txt`), "text\n");
+  const planted = [];
+  for await (const e of Deno.readDir(ws.dir)) if (e.name.startsWith("marker-")) planted.push(e.name);
+  assert.deepEqual(planted, [], "no repository program ran");
+});

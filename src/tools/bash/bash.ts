@@ -46,7 +46,10 @@ export {
   MAX_BASH_TIMEOUT_MS,
 } from "./options.ts";
 
-const Input: z.ZodType<BashInput> = z.strictObject({
+/** The field a call sets to run outside the OS sandbox (Claude Code's name). */
+export const DISABLE_SANDBOX_FIELD = "dangerouslyDisableSandbox";
+
+const Fields = z.strictObject({
   command: z.string().min(1).describe("The command to run with bash -c"),
   timeout: z.number().int().positive().max(
     MAX_BASH_TIMEOUT_MS,
@@ -56,7 +59,25 @@ const Input: z.ZodType<BashInput> = z.strictObject({
   run_in_background: z.boolean().optional().describe(
     "Run as a background task: returns at once with a task id for TaskOutput and TaskStop",
   ),
+  dangerouslyDisableSandbox: z.boolean().optional().describe(
+    "Run outside the OS sandbox: only when the user allows unsandboxed commands, and the user is always asked",
+  ),
 });
+
+/** The input schema; `dangerouslyDisableSandbox: true` is refused unless the user's policy allows it. */
+function inputSchema(allowUnsandboxed: boolean): z.ZodType<BashInput> {
+  if (allowUnsandboxed) return Fields;
+  return Fields.superRefine((input, ctx) => {
+    if (input.dangerouslyDisableSandbox) {
+      ctx.addIssue({
+        code: "custom",
+        path: [DISABLE_SANDBOX_FIELD],
+        message:
+          `${DISABLE_SANDBOX_FIELD} is refused: the user's policy does not allow unsandboxed commands (the user can allow them with --allow-unsandboxed-commands or "allowUnsandboxedCommands": true in their own settings); run the command in the sandbox instead`,
+      });
+    }
+  });
+}
 
 function sandboxNote(sandbox: SandboxSettings | undefined): string {
   if (!sandbox) return "";
@@ -68,8 +89,8 @@ function sandboxNote(sandbox: SandboxSettings | undefined): string {
 }
 
 function sandboxSettings(option: BashOptions["sandbox"]): SandboxSettings | undefined {
-  if (option === undefined || option === false) return undefined;
-  return option === true ? {} : option;
+  if (option === false) return undefined;
+  return option === undefined || option === true ? {} : option;
 }
 
 /**
@@ -86,11 +107,14 @@ function sandboxSettings(option: BashOptions["sandbox"]): SandboxSettings | unde
 export function createBashTool(
   options: BashOptions = {},
 ): Tool<BashInput, BashResult | BashBackgroundResult> {
-  const sandbox = sandboxSettings(options.sandbox);
+  const sandboxed = sandboxSettings(options.sandbox);
+  const allowUnsandboxed = options.allowUnsandboxedCommands ?? false;
   const shell = options.shell ?? "bash";
-  const programs = sandbox
-    ? [shell, sandboxProgram(sandbox) ?? "bwrap"]
-    : [shell, ...containmentPrograms(options.containment)];
+  const programs = [
+    shell,
+    ...(sandboxed ? [sandboxProgram(sandboxed) ?? "bwrap"] : []),
+    ...(!sandboxed || allowUnsandboxed ? containmentPrograms(options.containment) : []),
+  ];
   return defineTool<BashInput, BashResult | BashBackgroundResult>({
     name: "Bash",
     description:
@@ -100,14 +124,16 @@ export function createBashTool(
       "A command's background processes end when it returns: use run_in_background for servers and long jobs, " +
       "then TaskOutput to read and TaskStop to stop them. " +
       "Prefer Read, Grep, Glob and Edit over cat, grep, find and sed." +
-      sandboxNote(sandbox),
+      sandboxNote(sandboxed),
     sideEffect: "Execute",
-    input: Input,
+    input: inputSchema(allowUnsandboxed),
     maxOutputChars: BASH_MAX_OUTPUT_CHARS,
     timeoutMs: MAX_BASH_TIMEOUT_MS + 60_000,
     programs,
     summarize: (input) => input.description ?? input.command,
     execute: async (input, ctx) => {
+      // the runner asked the user for this call (permissions/decide.ts: it always asks)
+      const sandbox = input.dangerouslyDisableSandbox && allowUnsandboxed ? undefined : sandboxed;
       if (sandbox) await sandboxSelfTest(sandbox);
       const tracker = sessionGroups(ctx.session, {
         ledgerDir: options.ledgerDir === false

@@ -43,8 +43,19 @@ export const BASH_MAX_OUTPUT_CHARS = 30_000;
  * ```
  */
 export interface BashOptions {
-  /** Run commands in the OS sandbox: `true`, or settings. Default false. */
+  /**
+   * Run commands in the OS sandbox (bubblewrap on Linux, sandbox-exec on macOS): `true`, settings,
+   * or `false` to run them with only Deno's own checks. Where the sandbox cannot start, a call
+   * fails closed and says why and how to fix it.
+   * @default {true}
+   */
   sandbox?: boolean | SandboxSettings;
+  /**
+   * Honour a call's `dangerouslyDisableSandbox: true` (the command then runs unsandboxed, and the
+   * call always asks the approver, in every mode). When false the field is refused.
+   * @default {false}
+   */
+  allowUnsandboxedCommands?: boolean;
   /** Time limit when a call gives none (ms). Default {@link DEFAULT_BASH_TIMEOUT_MS}. */
   defaultTimeoutMs?: number;
   /** Time between SIGTERM and SIGKILL when a group is stopped (ms). Default 2000. */
@@ -166,4 +177,6 @@ export interface BashInput {
   description?: string;
   /** Run as a background task. */
   run_in_background?: boolean;
+  /** Run outside the OS sandbox: honoured only when the user allows unsandboxed commands, and always asks. */
+  dangerouslyDisableSandbox?: boolean;
 }

@@ -401,7 +401,8 @@ function fileFilter(q: GrepQuery): {
   };
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** Built on the first long line: building one costs about 36 ms and 3 MiB at start-up (bench/README.md). */
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * A line as rg's `--max-columns 500 --max-columns-preview` prints it: whole
@@ -411,6 +412,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 function previewLine(text: string): string {
   if (text.length * 3 <= MAX_COLUMNS || utf8Length(text, MAX_COLUMNS) <= MAX_COLUMNS) return text;
   let end = 0, n = 0;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   for (const g of graphemes.segment(text)) {
     if (n++ === MAX_COLUMNS) break;
     end = g.index + g.segment.length;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runTool, type Session, ToolRegistry } from "../../../mod.ts";
+import { type RunOptions, runTool, type Session, ToolRegistry } from "../../../mod.ts";
 import { resolveConfig } from "../../../src/cli/options.ts";
 import { createRuntime } from "../../../src/runtime/runtime.ts";
 import type { ToolEvent } from "../../../src/tool/hooks.ts";
@@ -9,7 +9,8 @@ import { MAX_FILE_BYTES } from "../../../src/tasks/output_sink.ts";
 import { CONFIG, DENO, groupMembers, processesWith, waitUntil } from "../../_helpers/groups.ts";
 import { tempWorkspace } from "../../_helpers/workspace.ts";
 
-const registry = new ToolRegistry([createBashTool({ graceMs: 500 })]);
+// these tests are about groups, timeouts and output: unsandboxed, so they hold where bubblewrap cannot run
+const registry = new ToolRegistry([createBashTool({ graceMs: 500, sandbox: false })]);
 const helper = (name: string) => new URL(`../../_helpers/${name}`, import.meta.url).pathname;
 
 /** A `sleep` argument no other process has: its command line marks the processes of one test. */
@@ -32,9 +33,15 @@ function available(containment: "auto" | "cgroup" | "process-group"): boolean {
 async function bash(
   session: Session,
   input: Record<string, unknown>,
-  extra: { onEvent?: (e: ToolEvent) => void; signal?: AbortSignal } = {},
+  extra: {
+    onEvent?: (e: ToolEvent) => void;
+    signal?: AbortSignal;
+    registry?: ToolRegistry;
+    approver?: RunOptions["approver"];
+  } = {},
 ) {
-  const r = await runTool(registry, { name: "Bash", input }, { session, env: { HOME: "/tmp" }, ...extra });
+  const { registry: tools = registry, ...rest } = extra;
+  const r = await runTool(tools, { name: "Bash", input }, { session, env: { HOME: "/tmp" }, ...rest });
   return { ...r, data: r.data as BashResult };
 }
 
@@ -68,7 +75,7 @@ for (const containment of ["auto", "cgroup", "process-group"] as const) {
     fn: async () => {
       await using ws = await tempWorkspace();
       ws.session.setMode("bypassPermissions");
-      const tool = new ToolRegistry([createBashTool({ graceMs: 500, containment })]);
+      const tool = new ToolRegistry([createBashTool({ graceMs: 500, containment, sandbox: false })]);
       const marker = uniqueSleep();
       const r = await runTool(tool, {
         name: "Bash",
@@ -113,7 +120,10 @@ Deno.test("Bash keeps memory bounded on 200 MB of output and keeps the full outp
   assert.equal(r.data.outputChars, 200_000_000);
   assert.equal(r.streamed, 200_000_000, "every chunk was streamed to onOutput");
   assert.ok(r.text.length <= 30_000);
-  assert.match(r.text, new RegExp(`characters cut here; ".+" holds the output up to its ${MAX_FILE_BYTES}-byte limit`));
+  assert.match(
+    r.text,
+    new RegExp(`characters cut here; ".+" holds the output up to its ${MAX_FILE_BYTES}-byte limit`),
+  );
   const file = await Deno.readTextFile(r.data.outputPath);
   assert.ok(file.length < MAX_FILE_BYTES + 200, "the file stops at its limit");
   assert.match(file.slice(-200), /output file limit of \d+ bytes reached: the rest of the output was cut/);
@@ -229,21 +239,100 @@ Deno.test("Bash kills the group through bash when Deno only has --allow-run=bash
   assert.deepEqual(groupMembers(r.data.pgid), []);
 });
 
-Deno.test("The sandbox setting reaches Bash from createRuntime and from the CLI's --sandbox", async () => {
+Deno.test("The sandbox is on by default; only the user turns it off (--no-sandbox, user settings), never a project", async () => {
   await using ws = await tempWorkspace();
-  await using plain = createRuntime({ roots: [ws.dir] });
-  assert.deepEqual(plain.registry.get("Bash")?.programs, ["bash", ...containmentPrograms()]);
-  await using boxed = createRuntime({ roots: [ws.dir], sandbox: true });
+  await using boxed = createRuntime({ roots: [ws.dir] });
   assert.deepEqual(boxed.registry.get("Bash")?.programs, ["bash", "bwrap"]);
-  const io = {
-    out: () => {},
-    err: () => {},
-    stdin: new ReadableStream<Uint8Array>(),
-    isTerminal: false,
-    env: {},
-    cwd: ws.dir,
-    signal: new AbortController().signal,
-  };
-  assert.equal(resolveConfig({ sandbox: true }, io).runtime.toolOptions?.bash?.sandbox, true);
-  assert.equal(resolveConfig({}, io).runtime.toolOptions?.bash?.sandbox, false);
+  assert.equal(boxed.policy().sandbox, true);
+  await using plain = createRuntime({ roots: [ws.dir], sandbox: false });
+  assert.deepEqual(plain.registry.get("Bash")?.programs, ["bash", ...containmentPrograms()]);
+  assert.equal(plain.policy().sandbox, false);
+  const home = await Deno.makeTempDir();
+  try {
+    const io = {
+      out: () => {},
+      err: () => {},
+      stdin: new ReadableStream<Uint8Array>(),
+      isTerminal: false,
+      env: { HOME: home },
+      cwd: ws.dir,
+      signal: new AbortController().signal,
+    };
+    const sandboxOf = (flags: Parameters<typeof resolveConfig>[0]) =>
+      resolveConfig(flags, io).runtime.toolOptions?.bash?.sandbox;
+    // a project's settings cannot turn it off
+    await ws.write(".paddock/settings.json", JSON.stringify({ sandbox: false }));
+    assert.equal(sandboxOf({}), true);
+    assert.equal(sandboxOf({ "no-sandbox": true }), false);
+    // the user's own settings can, and --sandbox overrides them
+    await Deno.mkdir(`${home}/.config/paddock`, { recursive: true });
+    await Deno.writeTextFile(`${home}/.config/paddock/settings.json`, JSON.stringify({ sandbox: false }));
+    assert.equal(sandboxOf({}), false);
+    assert.equal(sandboxOf({ sandbox: true }), true);
+    assert.throws(() => resolveConfig({ sandbox: true, "no-sandbox": true }, io), /contradict/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
+
+Deno.test({
+  name:
+    "Bash runs in the sandbox by default: the workspace is writable, outside it and protected paths are not",
+  ignore: Deno.build.os !== "linux" || !hasBwrap(),
+  fn: async () => {
+    await withSession(async (ws) => {
+      const r = await bash(ws.session, {
+        command: "echo in > ok.txt; echo x > /etc/paddock-escape 2>/dev/null || echo refused; " +
+          "mkdir -p .git/hooks 2>/dev/null && echo x > .git/hooks/pre-commit 2>/dev/null || echo hook-refused; cat ok.txt",
+      }, { registry: new ToolRegistry([createBashTool({ ledgerDir: false })]) });
+      assert.ok(r.ok, r.text);
+      assert.equal(r.data.sandboxed, true);
+      assert.match(r.text, /refused\nhook-refused\nin/);
+      assert.equal(await Deno.readTextFile(ws.path("ok.txt")), "in\n");
+    });
+  },
+});
+
+Deno.test("dangerouslyDisableSandbox is refused unless the user allows unsandboxed commands", async () => {
+  await withSession(async (ws) => {
+    const r = await bash(ws.session, { command: "echo hi", dangerouslyDisableSandbox: true }, {
+      registry: new ToolRegistry([createBashTool({ ledgerDir: false })]),
+    });
+    assert.equal(r.error?.code, "invalid_input");
+    assert.match(r.text, /dangerouslyDisableSandbox is refused: .*--allow-unsandboxed-commands/);
+  });
+});
+
+Deno.test("dangerouslyDisableSandbox, when allowed, always asks, even in bypassPermissions, and runs unsandboxed", async () => {
+  await withSession(async (ws) => {
+    const registry = new ToolRegistry([createBashTool({ ledgerDir: false, allowUnsandboxedCommands: true })]);
+    const input = { command: "echo outside", dangerouslyDisableSandbox: true };
+    const alone = await bash(ws.session, input, { registry });
+    assert.equal(alone.error?.code, "permission_denied", "bypassPermissions does not approve it");
+    assert.match(alone.text, /outside the OS sandbox.*no approver is set/s);
+    ws.session.setMode("dontAsk");
+    assert.equal(
+      (await bash(ws.session, input, { registry, approver: () => Promise.resolve(true) })).ok,
+      false,
+    );
+    ws.session.setMode("bypassPermissions");
+    const asked: string[] = [];
+    const yes = await bash(ws.session, input, {
+      registry,
+      approver: (q) => (asked.push(q.reason ?? ""), Promise.resolve(true)),
+    });
+    assert.ok(yes.ok, yes.text);
+    assert.equal(yes.data.sandboxed, false);
+    assert.equal(asked.length, 1);
+    // without the field the same tool stays sandboxed where it can
+    if (hasBwrap()) {
+      const boxed = await bash(ws.session, { command: "echo inside" }, { registry });
+      assert.equal(boxed.data.sandboxed, true, boxed.text);
+    }
+  });
+});
+
+function hasBwrap(): boolean {
+  return new Deno.Command("bash", { args: ["-c", "command -v bwrap"], stdout: "null", stderr: "null" })
+    .outputSync().success;
+}

@@ -1,0 +1,2 @@
+/** The compiled `tree-sitter-bash.wasm`. */
+export declare const BASH_GRAMMAR: WebAssembly.Module;
