@@ -278,4 +278,3 @@ function positiveInt(value: string | undefined): number | undefined {
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
-

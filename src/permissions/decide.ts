@@ -108,7 +108,7 @@ export function decidePermission(d: DecisionInput): Decision {
   const subject = ruleSubject(d.tool, d.input, d.cwd);
   const matched = d.rules ? evaluateRules(d.rules, subject) : undefined;
   if (matched?.behavior === "deny") {
-    return { behavior: "deny", reason: `Denied by rule "${matched.rule}"` };
+    return { behavior: "deny", reason: matched.reason ?? `Denied by rule "${matched.rule}"` };
   }
   if (d.mode === "plan" && PLAN_MODE_BLOCKED.includes(d.sideEffect)) {
     return {

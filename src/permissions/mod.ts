@@ -30,8 +30,8 @@ export {
   presetAsks,
 } from "./modes.ts";
 export type { ConfirmationPreset, PermissionMode } from "./modes.ts";
-export { evaluateRules, parseRule, ruleMatches } from "./rules.ts";
-export type { ParsedRule, PermissionRules, RuleSubject } from "./rules.ts";
+export { evaluateRules, judgeBashCommand, parseRule, ruleMatches } from "./rules.ts";
+export type { BashJudgement, BashJudgeOptions, ParsedRule, PermissionRules, RuleSubject } from "./rules.ts";
 export { decidePermission } from "./decide.ts";
 export { PROTECTED_PATHS, protectedPathOf, realPathOf, SHELL_STARTUP_FILES } from "./protected_paths.ts";
 export type { ProtectedPathOptions } from "./protected_paths.ts";

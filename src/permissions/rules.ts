@@ -107,6 +107,7 @@ export function ruleSubject(tool: string, input: unknown, cwd?: string): RuleSub
  * import { ruleMatches } from "./rules.ts";
  * assert.ok(ruleMatches("Bash(npm run:*)", { tool: "Bash", value: "npm run test" }));
  * assert.ok(!ruleMatches("Bash(npm run:*)", { tool: "Bash", value: "npm install" }));
+ * assert.ok(!ruleMatches("Bash(npm run:*)", { tool: "Bash", value: "npm run-script x" }));
  * assert.ok(ruleMatches("Read(/etc/**)", { tool: "Read", value: "/etc/ssh/sshd_config" }));
  * ```
  */
@@ -125,6 +126,8 @@ export function ruleMatches(rule: string, subject: RuleSubject): boolean {
       return false;
     }
   }
+  // a Bash rule covers a command when it allows every simple command in it (judgeBashCommand)
+  if (subject.tool === "Bash") return judgeBashCommand(value, { allow: [rule] }).behavior === "allow";
   if (content.endsWith(":*")) return value.startsWith(content.slice(0, -2));
   if (isPathy(subject.tool) || content.startsWith("/") || content.startsWith("./")) {
     const base = subject.cwd ?? "/";
@@ -136,7 +139,9 @@ export function ruleMatches(rule: string, subject: RuleSubject): boolean {
 }
 
 /**
- * Evaluates the rule lists for a call: the first list with a match decides.
+ * Evaluates the rule lists for a call: the first list with a match decides. A Bash command is
+ * judged simple command by simple command ({@link judgeBashCommand}); its denial carries a
+ * `reason` naming the command that decided.
  *
  * @example
  * ```ts
@@ -151,11 +156,13 @@ export function ruleMatches(rule: string, subject: RuleSubject): boolean {
 export function evaluateRules(
   rules: PermissionRules,
   subject: RuleSubject,
-): { behavior: "allow" | "deny" | "ask"; rule: string } | undefined {
+): { behavior: "allow" | "deny" | "ask"; rule: string; reason?: string } | undefined {
   if (subject.tool === "Bash" && typeof subject.value === "string" && hasBashContentRules(rules)) {
     const judged = judgeBashCommand(subject.value, rules, { cwd: subject.cwd });
     if (judged.behavior === "none") return undefined;
-    return { behavior: judged.behavior, rule: judged.rule ?? judged.reason };
+    // a Bash denial says which simple command, or what could not be judged
+    const reason = judged.behavior === "deny" ? `Denied: ${judged.reason}` : undefined;
+    return { behavior: judged.behavior, rule: judged.rule ?? judged.reason, ...(reason ? { reason } : {}) };
   }
   for (const behavior of ["deny", "ask", "allow"] as const) {
     for (const rule of rules[behavior] ?? []) {
@@ -305,7 +312,7 @@ export function judgeBashCommand(
     if (bareAllow) return { behavior: "allow", rule: bareAllow.rule, reason, writes: [] };
     return { behavior: "none", reason, writes: [] };
   }
-  const { commands, writes, unjudgeable } = analysis;
+  const { commands, writes, unjudgeable, opaque } = analysis;
   for (const cmd of commands) {
     for (const r of deny) {
       const m = Math.max(matchBash(r.content!, denyWords(cmd)), matchBash(r.content!, allowWords(cmd)));
@@ -317,15 +324,12 @@ export function judgeBashCommand(
       return { behavior: "deny", rule: r.rule, command: text, reason: why, writes };
     }
   }
-  if (unjudgeable.length && deny.length) {
-    return {
-      behavior: "deny",
-      rule: deny[0].rule,
-      reason: `The command cannot be judged statically (${unjudgeable[0]}), so deny rule "${
-        deny[0].rule
-      }" cannot be checked`,
-      writes,
-    };
+  const unchecked = unjudgeable[0] ?? opaque[0];
+  if (unchecked !== undefined && deny.length) {
+    const rule = deny[0].rule;
+    const reason =
+      `The command cannot be judged statically (${unchecked}), so deny rule "${rule}" cannot be checked`;
+    return { behavior: "deny", rule, reason, writes };
   }
   if (bareAsk) return { behavior: "ask", rule: bareAsk.rule, reason: `Rule "${bareAsk.rule}" asks`, writes };
   for (const cmd of commands) {

@@ -59,6 +59,11 @@ export type ShellAnalysis = {
   writes: string[];
   /** Constructs that cannot be judged statically (`eval`, `bash -c "$x"`, …), in words. */
   unjudgeable: string[];
+  /**
+   * Programs that run another command this module does not unwrap (`strace`, `watch`, `su -c` …),
+   * in words: a rule for the program itself may allow them, but no deny rule can see inside.
+   */
+  opaque: string[];
 } | {
   /** Why the command could not be analysed (a syntax error, too long, the parser not loaded). */
   error: string;
@@ -111,12 +116,22 @@ let loading: Promise<void> | undefined;
 export function loadShellParser(): Promise<void> {
   loading ??= (async () => {
     const { Parser, Language } = await import("web-tree-sitter");
-    const { BASH_GRAMMAR } = await import("./_bash_grammar.js");
-    // web-tree-sitter's Language.load takes bytes or a path; Deno gives the npm wasm as a compiled
-    // module (`import source`), so this loader hands that module to the emscripten loader, which
-    // accepts one. `init` keeps `module` as its Emscripten Module object.
+    const { BASH_GRAMMAR, TREE_SITTER } = await import("./_bash_grammar.js");
+    // web-tree-sitter reads its wasm files by path, which needs read permission for the npm cache;
+    // Deno gives them as compiled modules (`import source`) instead: tree-sitter's own through
+    // Emscripten's `instantiateWasm`, the grammar through the Emscripten loader, which accepts a
+    // compiled module (`init` keeps `module` as its Emscripten Module object).
     // deno-lint-ignore no-explicit-any
-    const module: Record<string, any> = {};
+    const module: Record<string, any> = {
+      instantiateWasm(
+        imports: WebAssembly.Imports,
+        done: (i: WebAssembly.Instance, m: WebAssembly.Module) => void,
+      ) {
+        // synchronous, so a failure rejects `init` instead of leaving it pending
+        done(new WebAssembly.Instance(TREE_SITTER, imports), TREE_SITTER);
+        return {};
+      },
+    };
     await Parser.init(module);
     const load = module.loadWebAssemblyModule;
     if (typeof load !== "function") throw new Error("web-tree-sitter no longer exposes its wasm loader");
@@ -161,13 +176,30 @@ interface Analysis {
   commands: SimpleCommand[];
   writes: string[];
   unjudgeable: string[];
+  opaque: string[];
 }
 
 function analyze(command: string, depth: number): ShellAnalysis {
+  // bash removes a backslash-newline before it splits words (`r\⏎m` is `rm`), except in single
+  // quotes and quoted here-documents; tree-sitter reads it as a blank. Both readings are judged.
+  if (!command.includes("\\\n")) return analyzeOnce(command, depth);
+  const asWritten = analyzeOnce(command, depth);
+  const joined = analyzeOnce(command.replaceAll("\\\n", ""), depth);
+  if ("error" in asWritten) return asWritten;
+  if ("error" in joined) return joined;
+  return {
+    commands: [...asWritten.commands, ...joined.commands],
+    writes: [...new Set([...asWritten.writes, ...joined.writes])],
+    unjudgeable: [...asWritten.unjudgeable, ...joined.unjudgeable],
+    opaque: [...asWritten.opaque, ...joined.opaque],
+  };
+}
+
+function analyzeOnce(command: string, depth: number): ShellAnalysis {
   if (command.length > MAX_COMMAND_CHARS) {
     return { error: `the command is longer than ${MAX_COMMAND_CHARS} characters` };
   }
-  const out: Analysis = { commands: [], writes: [], unjudgeable: [] };
+  const out: Analysis = { commands: [], writes: [], unjudgeable: [], opaque: [] };
   if (isPlainCommand(command)) {
     const words = command.split(/[ \t]+/).filter((w) => w !== "").map((text) => plain(text));
     const assignments: string[] = [];
@@ -265,7 +297,9 @@ function walk(root: TsNode, out: Analysis, depth: number): void {
       case "declaration_command":
       case "unset_command": {
         const words = node.children.filter((c): c is TsNode => c !== null).map((c) =>
-          c.type === "variable_assignment" || c.type === "variable_name" ? plain(c.text) : wordOf(c)
+          !c.isNamed || c.type === "variable_assignment" || c.type === "variable_name"
+            ? plain(c.text)
+            : wordOf(c)
         );
         normalise(words, out, depth);
         break;
@@ -461,6 +495,37 @@ const UNJUDGEABLE: Record<string, string> = {
   coproc: "coproc runs a command in the background",
 };
 
+/** Programs that run a command given in their arguments, not unwrapped (their options vary too much). */
+const RUNNERS = new Set([
+  "watch",
+  "su",
+  "runuser",
+  "script",
+  "flock",
+  "strace",
+  "ltrace",
+  "chrt",
+  "taskset",
+  "unbuffer",
+  "firejail",
+  "systemd-run",
+  "parallel",
+  "pkexec",
+  "chroot",
+  "unshare",
+  "nsenter",
+  "ssh-agent",
+  "dbus-run-session",
+  "catchsegv",
+  "valgrind",
+  "gdb",
+  "perf",
+  "faketime",
+  "torsocks",
+  "proxychains",
+  "fakeroot",
+]);
+
 /** Options of the wrappers: those taking a value (short letters; long names without `--`). */
 interface WrapperSpec {
   /** Short options taking a value. */
@@ -548,6 +613,9 @@ function normalise(words: Word[], out: Analysis, depth: number, derivedFrom?: st
       continue;
     }
     if (SHELLS.has(name)) return shell(words.slice(i), name, out, depth, derivedFrom);
+    if (RUNNERS.has(name) && words.length > i + 1) {
+      out.opaque.push(`${name} runs a command that is not looked into`);
+    }
     emit(words.slice(i), out, derivedFrom);
     if (name === "find") find(words.slice(i + 1), out, depth);
     if (name === "tee") {
@@ -673,6 +741,7 @@ function shell(words: Word[], name: string, out: Analysis, depth: number, derive
     out.commands.push(...inner.commands);
     out.writes.push(...inner.writes);
     out.unjudgeable.push(...inner.unjudgeable);
+    out.opaque.push(...inner.opaque);
     return;
   }
   if (i >= words.length) {
