@@ -35,6 +35,7 @@ export const command: CliCommand = {
         const result = await runtime.run(target, inputText ?? "{}", { signal: io.signal, timeoutMs });
         if (values.json) io.out(JSON.stringify(publicResult(result)) + "\n");
         else (result.ok ? io.out : io.err)(result.text + "\n");
+        if (io.signal.aborted) return INTERRUPTED_EXIT;
         return result.ok ? 0 : 1;
       }
       let failed = false;
@@ -46,17 +47,19 @@ export const command: CliCommand = {
         const call = parseCallLine(line, lineNo);
         if ("error" in call) {
           failed = true;
-          io.out(
-            JSON.stringify({
-              line: lineNo,
-              ok: false,
-              text: `Error: ${call.error}`,
-              error: { code: "invalid_input", message: call.error },
-            }) + "\n",
-          );
+          io.out(errorLine(lineNo, "invalid_input", call.error));
           continue;
         }
-        const result = await runtime.run(call.tool, call.input, { signal: io.signal, timeoutMs });
+        // one call that throws (a bug, not a tool error: those are results) never ends the batch
+        let result: ToolCallResult;
+        try {
+          result = await runtime.run(call.tool, call.input, { signal: io.signal, timeoutMs });
+        } catch (err) {
+          if (io.signal.aborted) break;
+          failed = true;
+          io.out(errorLine(lineNo, "execution_failed", err instanceof Error ? err.message : String(err)));
+          continue;
+        }
         failed ||= !result.ok;
         io.out(JSON.stringify({ line: lineNo, ...publicResult(result) }) + "\n");
       }
@@ -67,6 +70,10 @@ export const command: CliCommand = {
     }
   },
 };
+
+function errorLine(line: number, code: string, message: string): string {
+  return JSON.stringify({ line, ok: false, text: `Error: ${message}`, error: { code, message } }) + "\n";
+}
 
 function publicResult(r: ToolCallResult): Record<string, unknown> {
   const { input: _input, ...rest } = r;

@@ -60,6 +60,14 @@ export const RUNTIME_FLAGS = {
     help: "Deny rule, e.g. 'Read(/etc/**)' (repeatable)",
   },
   ask: { type: "string", multiple: true, value: "<rule>", help: "Rule that always asks (repeatable)" },
+  confirm: {
+    type: "string",
+    value: "<preset>",
+    help: [
+      "What asks once no rule or mode decided: none (always confirm) | safe (auto-approve",
+      "reads; the default) | all (auto-approve everything but protected paths and rules)",
+    ],
+  },
   "allowed-tools": { type: "string", value: "<a,b>", help: "Tools allowed without asking" },
   "disallowed-tools": { type: "string", value: "<a,b>", help: "Tools left out entirely" },
   sandbox: {

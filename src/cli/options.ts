@@ -19,11 +19,22 @@ import type { WebToolOptions } from "../web/options.ts";
 import { searchProviderHost } from "../web/choose_provider.ts";
 import { isPrivateAddress } from "../web/net_guard.ts";
 import { terminalInteraction } from "./interactive.ts";
-import { isPermissionMode, type PermissionMode } from "../permissions/modes.ts";
+import {
+  CONFIRMATION_PRESETS,
+  isConfirmationPreset,
+  isPermissionMode,
+  type PermissionMode,
+} from "../permissions/modes.ts";
 import { createRuntime, type Runtime, type RuntimeOptions, runtimeToolOptions } from "../runtime/runtime.ts";
 import { installShutdownHandlers } from "../tasks/shutdown.ts";
 import { loadSettings, type Settings, settingsPath, userSettingsPath } from "../session/settings.ts";
-import { type LayeredSettings, loadLayeredSettings, trustFilePath } from "../session/trust.ts";
+import {
+  changedRunFiles,
+  type LayeredSettings,
+  loadLayeredSettings,
+  type ProjectFiles,
+  trustFilePath,
+} from "../session/trust.ts";
 import type { McpConfig, ServerGate } from "../mcp/config.ts";
 import { isPaddockSecret } from "../sandbox/env.ts";
 import { type CliIo, UsageError } from "./command.ts";
@@ -86,6 +97,10 @@ export function resolveConfig(
       `--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, dontAsk, got "${modeValue}"`,
     );
   }
+  const preset = flags.confirm;
+  if (preset !== undefined && !isConfirmationPreset(preset)) {
+    throw new UsageError(`--confirm must be one of ${CONFIRMATION_PRESETS.join(", ")}, got "${preset}"`);
+  }
   const list = (v?: string) => v?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
   const hosts = (flags["allow-host"]?.length ? flags["allow-host"] : settings.allowedHosts) ?? [];
   const projectMcp = resolve(roots[0], ".mcp.json");
@@ -115,6 +130,7 @@ export function resolveConfig(
       roots,
       cwd: flags.cwd ? resolve(io.cwd, flags.cwd) : undefined,
       mode: modeValue as PermissionMode | undefined,
+      ...(preset ? { preset } : {}),
       rules: {
         allow: [...(flags.allow ?? []), ...(settings.permissions?.allow ?? [])],
         deny: [...(flags.deny ?? []), ...(settings.permissions?.deny ?? [])],
@@ -123,7 +139,15 @@ export function resolveConfig(
       },
       allowedTools: list(flags["allowed-tools"]),
       excludeTools: list(flags["disallowed-tools"]),
-      ...(hooks ? { hooks: commandHooks(hookConfig, { env: io.env, passEnv: user.passEnv }) } : {}),
+      ...(hooks
+        ? {
+          hooks: commandHooks(hookConfig, {
+            env: io.env,
+            passEnv: user.passEnv,
+            refuse: () => runFilesChanged(layered.project),
+          }),
+        }
+        : {}),
       sandbox,
       toolOptions: runtimeToolOptions({
         sandbox,
@@ -148,6 +172,14 @@ export function resolveConfig(
       extraRun: hooks ? [HOOK_SHELL] : [],
     },
   };
+}
+
+/** Why trusted hooks may not run now: a file they run changed since the start (the model may have written it). */
+function runFilesChanged(project: ProjectFiles): string | undefined {
+  const changed = changedRunFiles(project);
+  if (changed.length === 0) return undefined;
+  return `${changed.map((f) => `"${f}"`).join(", ")} changed since this run started, so it is not the code ` +
+    `that was trusted: review it, then run 'paddock trust' and start again`;
 }
 
 /** What the user alone decides about the sandbox: from the flags, then their own settings file. */

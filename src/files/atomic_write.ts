@@ -12,8 +12,24 @@
  *
  * @module
  */
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  type Stats,
+  unlinkSync,
+  write as writeCb,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { AbortedError } from "../errors.ts";
+import { type DirHandle, inDir, openDirInside } from "./safe_fs.ts";
 import { checkedOutputRoot } from "../session/output_root.ts";
 
 /**
@@ -42,6 +58,7 @@ export const STALE_TEMP_MS: number = 60_000;
 /** Folder entries looked at, at most, when clearing leftover temp files. */
 const STALE_SCAN_LIMIT = 10_000;
 const TEMP_NAME = /^\..+\.[0-9a-f]{8}\.paddock-tmp$/;
+const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
 
 /**
  * Writes `data` to `path` so that a reader (or a crash) sees either the old
@@ -71,61 +88,108 @@ export async function atomicWriteFile(
     if (signal?.aborted) throw signal.reason ?? new AbortedError("The write was aborted");
   };
   checkAbort();
-  const dir = dirname(path);
-  if (options.createParents) await Deno.mkdir(dir, { recursive: true });
-  let mode: number | undefined;
-  try {
-    mode = (await Deno.stat(path)).mode ?? undefined;
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-  }
-  const temp = join(dir, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.paddock-tmp`);
-  const noted = noteTemp(temp);
-  // a new file gets 0o666 less the umask, as any new file; an existing file's mode is restored below
-  const file = await Deno.open(temp, {
-    write: true,
-    createNew: true,
-    mode: mode === undefined ? 0o666 : 0o600,
+  const dir = dirname(path), name = basename(path);
+  // every step below happens inside the parent folder as opened and checked (files/safe_fs.ts):
+  // a folder on the way swapped for a symbolic link cannot move the write elsewhere
+  using folder = options.createParents ? makeDirsInside(dir) : openDirInside(dir);
+  const tempName = `.${name}.${crypto.randomUUID().slice(0, 8)}.paddock-tmp`;
+  const { fd, old } = inDir(folder, (at) => {
+    let old: Stats | undefined;
+    try {
+      old = lstatSync(at(name));
+    } catch (err) {
+      if ((err as { code?: string }).code !== "ENOENT") throw err;
+    }
+    if (old?.isDirectory()) throw new Deno.errors.IsADirectory(`"${path}" is a directory`);
+    // a new file gets 0o666 less the umask, as any new file; an existing file's mode is restored below
+    const fd = openSync(at(tempName), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, old ? 0o600 : 0o666);
+    return { fd, old };
   });
+  const noted = noteTemp(join(dir, tempName));
   let renamed = false;
   try {
     try {
       let off = 0;
       while (off < data.length) {
         checkAbort();
-        off += await file.write(data.subarray(off, Math.min(data.length, off + (1 << 22))));
+        off += await writeChunk(fd, data.subarray(off, Math.min(data.length, off + (1 << 22))));
       }
-      await file.sync();
-      if (mode !== undefined) await Deno.chmod(temp, mode & 0o7777);
+      fsyncSync(fd);
+      if (old && !old.isSymbolicLink()) {
+        fchmodSync(fd, old.mode & 0o7777);
+        try {
+          fchownSync(fd, old.uid, old.gid);
+        } catch {
+          // only root may give a file away; the mode is kept
+        }
+      }
     } finally {
-      file.close();
+      closeSync(fd);
     }
     checkAbort();
-    await Deno.rename(temp, path);
+    inDir(folder, (at) => renameSync(at(tempName), at(name)));
     renamed = true;
-    await syncDir(dir);
+    try {
+      fsyncSync(folder.fd);
+    } catch {
+      // some platforms cannot sync a folder; the rename is still atomic
+    }
   } finally {
-    if (!renamed) await Deno.remove(temp).catch(() => {});
+    if (!renamed) {
+      try {
+        inDir(folder, (at) => unlinkSync(at(tempName)));
+      } catch {
+        // already gone
+      }
+    }
     if (noted) doneTemp();
   }
-  await removeStaleTemps(dir);
+  removeStaleTemps(folder);
+}
+
+function writeChunk(fd: number, chunk: Uint8Array): Promise<number> {
+  return new Promise((ok, fail) =>
+    writeCb(fd, chunk, 0, chunk.length, null, (err, n) => err ? fail(err) : ok(n))
+  );
+}
+
+/** Opens (and checks) folder `dir`, creating it and its missing parents inside checked folders. */
+function makeDirsInside(dir: string): DirHandle {
+  try {
+    return openDirInside(dir);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound) || dirname(dir) === dir) throw err;
+  }
+  {
+    using parent = makeDirsInside(dirname(dir));
+    inDir(parent, (at) => {
+      try {
+        mkdirSync(at(basename(dir)));
+      } catch (err) {
+        if ((err as { code?: string }).code !== "EEXIST") throw err;
+      }
+    });
+  }
+  return openDirInside(dir);
 }
 
 /**
- * Removes our temp files in `dir` that no write has touched for
+ * Removes our temp files in `folder` that no write has touched for
  * {@link STALE_TEMP_MS} (a live write's temp is newer); best effort.
  */
-async function removeStaleTemps(dir: string): Promise<void> {
+function removeStaleTemps(folder: DirHandle): void {
   const cutoff = Date.now() - STALE_TEMP_MS;
-  let seen = 0;
   try {
-    for await (const e of Deno.readDir(dir)) {
-      if (++seen > STALE_SCAN_LIMIT) return;
-      if (!e.isFile || !TEMP_NAME.test(e.name)) continue;
-      const temp = join(dir, e.name);
-      const mtime = (await Deno.lstat(temp)).mtime?.getTime();
-      if (mtime !== undefined && mtime < cutoff) await Deno.remove(temp).catch(() => {});
-    }
+    inDir(folder, (at, here) => {
+      const names = readdirSync(here);
+      let seen = 0;
+      for (const n of names) {
+        if (++seen > STALE_SCAN_LIMIT) return;
+        if (!TEMP_NAME.test(n)) continue;
+        const st = lstatSync(at(n));
+        if (st.isFile() && st.mtimeMs < cutoff) unlinkSync(at(n));
+      }
+    });
   } catch {
     // an unreadable folder keeps its leftovers; the write itself succeeded
   }
@@ -268,20 +332,6 @@ export function cleanStaleTemps(options: { base?: string; minAgeMs?: number } = 
     }
   }
   return report;
-}
-
-/** fsyncs a folder so the rename itself is durable; best effort. */
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await Deno.open(dir, { read: true });
-    try {
-      await handle.sync();
-    } finally {
-      handle.close();
-    }
-  } catch {
-    // some platforms cannot open or sync a folder; the rename is still atomic
-  }
 }
 
 const locks = new Map<string, Promise<unknown>>();

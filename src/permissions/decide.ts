@@ -8,11 +8,18 @@
  *
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import { describeError } from "../errors.ts";
 import { isReadOnly, isSideEffect, type SideEffect } from "./side_effect.ts";
-import { type ConfirmationPreset, type PermissionMode, PLAN_MODE_BLOCKED, presetAsks } from "./modes.ts";
 import {
+  type ConfirmationPreset,
+  DEFAULT_PRESET,
+  type PermissionMode,
+  PLAN_MODE_BLOCKED,
+  presetAsks,
+} from "./modes.ts";
+import {
+  bashWrites,
   evaluateRules,
   loadBashJudge,
   parseRule,
@@ -21,6 +28,7 @@ import {
   ruleSubject,
 } from "./rules.ts";
 import { protectedPathOf, realPathOf } from "./protected_paths.ts";
+import { DYNAMIC } from "./shell.ts";
 
 /**
  * What decides a call.
@@ -50,7 +58,10 @@ export interface DecisionInput {
   mode: PermissionMode;
   /** Allow, deny and ask rules. */
   rules?: PermissionRules;
-  /** Which classes ask in default mode. Default `safe`. */
+  /**
+   * Which classes ask once nothing else decided: `none` always confirms, `safe` auto-approves
+   * reads, `all` auto-approves everything (see `CONFIRMATION_PRESETS`). Default `safe`.
+   */
   preset?: ConfirmationPreset;
   /** Tools allowed without asking (the registry's allowed set). */
   allowedTools?: ReadonlySet<string>;
@@ -91,10 +102,13 @@ export interface Decision {
 /**
  * Decides a call. Order: deny rules, plan mode, a Bash call leaving the
  * sandbox and a write to a protected path (both ask in every mode, the latter
- * unless the user's own rule allows that path), bypass, ask rules, allow
- * rules and the allowed set, read-only and in-memory classes, acceptEdits,
- * the preset, then dontAsk turns the remaining asks into denials. Reads the
- * file system only to resolve the symbolic links of a path being written.
+ * unless the user's own rule allows that path; a Bash output redirection or
+ * `tee` target counts as an Edit of its path, and one named only at run time
+ * as a protected one), bypass, ask rules, a Bash write outside the workspace
+ * roots (asks unless the user's own Edit rule names the path), allow rules and
+ * the allowed set, read-only and in-memory classes, acceptEdits, the preset,
+ * then dontAsk turns the remaining asks into denials. Reads the file system
+ * only to resolve the symbolic links of a path being written.
  *
  * @example
  * ```ts
@@ -105,7 +119,8 @@ export interface Decision {
  * ```
  */
 export function decidePermission(d: DecisionInput): Decision {
-  const subject = ruleSubject(d.tool, d.input, d.cwd);
+  // a Bash command's writes are judged below as Edits of their paths (against the roots), not by its rules
+  const subject = ruleSubject(d.tool, d.input, d.tool === "Bash" ? undefined : d.cwd);
   const matched = d.rules ? evaluateRules(d.rules, subject) : undefined;
   if (matched?.behavior === "deny") {
     return { behavior: "deny", reason: matched.reason ?? `Denied by rule "${matched.rule}"` };
@@ -125,21 +140,25 @@ export function decidePermission(d: DecisionInput): Decision {
     return personal;
   }
   if (d.mode === "bypassPermissions") return { behavior: "allow", reason: "bypassPermissions mode" };
+  const preset = d.preset ?? DEFAULT_PRESET;
   let ask: Decision | undefined;
+  const outside = d.tool === "Bash" ? bashWriteOutside(d) : undefined;
   if (matched?.behavior === "ask") {
     ask = { behavior: "ask", reason: `Rule "${matched.rule}" asks for confirmation` };
+  } else if (outside) {
+    ask = outside;
   } else if (matched?.behavior === "allow") {
     return { behavior: "allow", reason: `Allowed by rule "${matched.rule}"` };
   } else if (d.allowedTools?.has(d.tool)) {
     return { behavior: "allow", reason: `"${d.tool}" is in the allowed set` };
   } else if (d.sideEffect === "Blocking") {
     return { behavior: "allow", reason: "waits for a person anyway" };
-  } else if (isReadOnly(d.sideEffect) && (d.preset ?? "safe") !== "all") {
+  } else if (isReadOnly(d.sideEffect) && preset !== "none") {
     return { behavior: "allow", reason: `${d.sideEffect} tools run without asking` };
   } else if (d.mode === "acceptEdits" && d.sideEffect === "Mutating") {
     return { behavior: "allow", reason: "acceptEdits mode" };
-  } else if (!presetAsks(d.preset ?? "safe", d.sideEffect)) {
-    return { behavior: "allow", reason: `preset "${d.preset ?? "safe"}" does not ask for ${d.sideEffect}` };
+  } else if (!presetAsks(preset, d.sideEffect)) {
+    return { behavior: "allow", reason: `preset "${preset}" does not ask for ${d.sideEffect}` };
   } else {
     ask = { behavior: "ask", reason: `"${d.tool}" is ${d.sideEffect} and needs approval` };
   }
@@ -172,34 +191,105 @@ function personOnly(d: DecisionInput, askRule: string | undefined): Decision | u
         `"${d.tool}" asks to run outside the OS sandbox (${DISABLE_SANDBOX_FIELD}): only a person may approve that, in every mode`,
     };
   }
+  if (d.tool === "Bash") return bashWriteProtected(d, askRule);
   if (d.sideEffect !== "Mutating") return undefined;
   const written = input.file_path ?? input.notebook_path ?? input.path;
   if (typeof written !== "string" || written === "") return undefined;
   const target = isAbsolute(written) ? written : resolve(d.cwd ?? "/", written);
   const guarded = protectedPathOf(target, d.roots ?? []);
   if (guarded === undefined) return undefined;
-  const userRules = d.rules?.userAllow ?? d.rules?.allow ?? [];
   const real = realPathOf(target) ?? target;
-  const subjects = [target, real];
-  // a rule naming the path: `Edit(/w/.vscode/**)`, not a bare `Edit` or `Edit(*)`
-  const namesPath = (rule: string) => !["", "*", undefined].includes(parseRule(rule).content);
-  const userRule = userRules.find((rule) =>
-    namesPath(rule) && subjects.some((value) => ruleMatches(rule, { tool: d.tool, value, cwd: d.cwd }))
-  );
+  const userRule = userRuleFor(d, d.tool, [target, real]);
   if (userRule !== undefined && askRule === undefined) {
     return {
       behavior: "allow",
       reason: `Allowed by the user's rule "${userRule}" for the protected path "${guarded}"`,
     };
   }
+  return protectedAsk(d.tool, guarded, `e.g. --allow '${d.tool}(${real})'`);
+}
+
+function protectedAsk(tool: string, guarded: string, example: string): Decision {
   return {
     behavior: "ask",
     personOnly: true,
     reason:
-      `"${d.tool}" would change the protected path "${guarded}", which can make a later run execute code: ` +
+      `"${tool}" would change the protected path "${guarded}", which can make a later run execute code: ` +
       `no permission mode approves that; approve it when asked, or allow it with your own rule, ` +
-      `e.g. --allow '${d.tool}(${real})' (a project's rules do not count)`,
+      `${example} (a project's rules do not count)`,
   };
+}
+
+/** The user's own allow rule for `ruleTool` that names one of `paths` (`Edit(/w/.vscode/**)`, not a bare `Edit`). */
+function userRuleFor(d: DecisionInput, ruleTool: string, paths: readonly string[]): string | undefined {
+  const userRules = d.rules?.userAllow ?? d.rules?.allow ?? [];
+  const namesPath = (rule: string) => !["", "*", undefined].includes(parseRule(rule).content);
+  return userRules.find((rule) =>
+    namesPath(rule) && paths.some((value) => ruleMatches(rule, { tool: ruleTool, value, cwd: d.cwd }))
+  );
+}
+
+/**
+ * A Bash call's output redirection and `tee` targets, resolved against the
+ * cwd; `undefined` stands for one only the run names (`> "$f"`, after `cd`,
+ * or a command that cannot be analysed yet writes with `>` or `tee`).
+ */
+function bashTargets(d: DecisionInput): (string | undefined)[] {
+  const command = (d.input as { command?: unknown } | undefined)?.command;
+  if (typeof command !== "string") return [];
+  const writes = bashWrites(command);
+  if (writes === undefined) return />|\btee\b/.test(command) ? [undefined] : [];
+  return writes.map((w) =>
+    w.includes(DYNAMIC) || w.startsWith("~") || w === "" ? undefined : resolve(d.cwd ?? "/", w)
+  );
+}
+
+/**
+ * A Bash call that writes a protected path, or a file named only at run time
+ * (which might be one), asks a person in every mode, unless the user's own
+ * Edit rule names each protected path written and no ask rule matched.
+ */
+function bashWriteProtected(d: DecisionInput, askRule: string | undefined): Decision | undefined {
+  for (const target of bashTargets(d)) {
+    if (target === undefined) {
+      return {
+        behavior: "ask",
+        personOnly: true,
+        reason:
+          `"Bash" writes to a file named only at run time, which may be a protected path: only a person may approve that`,
+      };
+    }
+    const guarded = protectedPathOf(target, d.roots ?? []);
+    if (guarded === undefined) continue;
+    const real = realPathOf(target) ?? target;
+    if (askRule === undefined && userRuleFor(d, "Edit", [target, real]) !== undefined) continue;
+    return protectedAsk("Bash", guarded, `e.g. --allow 'Edit(${real})'`);
+  }
+  return undefined;
+}
+
+/** A Bash call that writes outside the workspace roots asks, as an Edit of that path would, unless the user's own Edit rule names it. */
+function bashWriteOutside(d: DecisionInput): Decision | undefined {
+  const roots = d.roots?.length ? d.roots : d.cwd ? [d.cwd] : [];
+  if (roots.length === 0) return undefined;
+  const bases = roots.flatMap((r) => [resolve(r), realPathOf(resolve(r)) ?? r]);
+  const inside = (p: string) =>
+    bases.some((base) => {
+      const rel = relative(base, p);
+      return rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel);
+    });
+  for (const target of bashTargets(d)) {
+    if (target === undefined) continue; // asked already, as a possible protected path
+    const real = realPathOf(target) ?? target;
+    if (inside(target) && inside(real)) continue;
+    if (userRuleFor(d, "Edit", [target, real]) !== undefined) continue;
+    return {
+      behavior: "ask",
+      reason: `"Bash" writes "${target}" outside the workspace: as an Edit of that path it needs approval, ` +
+        `or your own rule, e.g. --allow 'Edit(${real})'`,
+    };
+  }
+  return undefined;
 }
 
 /** What the PreToolUse hooks decided about a call, as data: the last decision, or the first deny. */

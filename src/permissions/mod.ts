@@ -24,6 +24,8 @@ export { isReadOnly, isSideEffect, SIDE_EFFECTS } from "./side_effect.ts";
 export type { SideEffect } from "./side_effect.ts";
 export {
   CONFIRMATION_PRESETS,
+  DEFAULT_PRESET,
+  isConfirmationPreset,
   isPermissionMode,
   PERMISSION_MODES,
   PLAN_MODE_BLOCKED,

@@ -53,8 +53,9 @@ export interface ProtectedPathOptions {
 /**
  * The protected path that `path` (absolute) is or lies in, inside one of
  * `roots` (or anywhere when there are none), or undefined. Checks the path
- * as written (normalised) and its real path. A `.git` written as a file counts
- * too (it could point git at another folder); so does a shell start-up file
+ * as written (normalised) and its real path. Anything in a `.git` folder counts
+ * (named by its first component there: `.git/config`, `.git/commondir`, `.git/modules`), and so
+ * does a `.git` written as a file (it could point git at another folder); so does a shell start-up file
  * at any depth, and a protected name in a nested project.
  *
  * @example
@@ -62,6 +63,7 @@ export interface ProtectedPathOptions {
  * import assert from "node:assert/strict";
  * import { protectedPathOf } from "./protected_paths.ts";
  * assert.equal(protectedPathOf("/w/.git/../.git/hooks/pre-commit", ["/w"]), "/w/.git/hooks");
+ * assert.equal(protectedPathOf("/w/.git/modules/sub/config", ["/w"]), "/w/.git/modules");
  * assert.equal(protectedPathOf("/w/.bashrc", ["/w"]), "/w/.bashrc");
  * assert.equal(protectedPathOf("/w/src/a.ts", ["/w"]), undefined);
  * ```
@@ -78,7 +80,7 @@ export function protectedPathOf(
   for (const candidate of real && real !== written ? [written, real] : [written]) {
     for (const base of bases) {
       const rel = relative(base, candidate);
-      if (rel.startsWith("..") || isAbsolute(rel)) continue;
+      if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
       const hit = protectedPrefix(rel === "" ? [] : rel.split(sep), ignoreCase);
       if (hit !== undefined) return join(base, ...hit);
     }
@@ -100,12 +102,9 @@ function protectedPrefix(parts: readonly string[], ignoreCase: boolean): string[
     }
     if (folders.has(part)) return parts.slice(0, i + 1);
     if (files.has(part) && last) return parts.slice(0, i + 1);
-    if (part === ".git") {
-      const next = name(parts[i + 1]);
-      if (next === undefined || next === "hooks" || (next === "config" && i + 2 === parts.length)) {
-        return parts.slice(0, Math.min(i + 2, parts.length));
-      }
-    }
+    // all of a git folder: besides hooks and config, commondir, config.worktree, modules/*/config,
+    // worktrees/*/commondir and info/attributes can each make git run a program (a file tool never needs it)
+    if (part === ".git") return parts.slice(0, Math.min(i + 2, parts.length));
   }
   return undefined;
 }

@@ -5,7 +5,13 @@
  * @module
  */
 import { isAbsolute, relative, resolve } from "node:path";
-import { analyzeShellCommand, DYNAMIC, loadShellParser, type SimpleCommand } from "./shell.ts";
+import {
+  analyzeShellCommand,
+  DYNAMIC,
+  isPlainCommand,
+  loadShellParser,
+  type SimpleCommand,
+} from "./shell.ts";
 import { protectedPathOf } from "./protected_paths.ts";
 
 /**
@@ -333,7 +339,10 @@ export function judgeBashCommand(
   }
   if (bareAsk) return { behavior: "ask", rule: bareAsk.rule, reason: `Rule "${bareAsk.rule}" asks`, writes };
   for (const cmd of commands) {
-    const r = ask.find((r) => r.content !== undefined && matchBash(r.content, allowWords(cmd)) !== NO);
+    const r = ask.find((r) =>
+      r.content !== undefined &&
+      Math.max(matchBash(r.content, denyWords(cmd)), matchBash(r.content, allowWords(cmd))) !== NO
+    );
     if (r) {
       return {
         behavior: "ask",
@@ -390,8 +399,32 @@ export function judgeBashCommand(
 }
 
 /**
- * Loads the shell parser when judging `command` against `rules` needs it: a
- * Bash rule with content and a command beyond plain words. Fails closed: if
+ * The files a Bash command writes through output redirections and `tee`, for
+ * the decision to judge as Edits of those paths: each as written, with
+ * {@link DYNAMIC} where only the run decides it (`> "$f"`, and every relative
+ * target of a command that changes folder with `cd`, `pushd` or `popd`).
+ * Undefined when the command cannot be analysed (see {@link loadBashJudge}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bashWrites, loadBashJudge } from "./rules.ts";
+ * await loadBashJudge("echo x | tee a.txt > /dev/null", undefined);
+ * assert.deepEqual(bashWrites("echo x | tee a.txt > /dev/null"), ["a.txt"]);
+ * assert.deepEqual(bashWrites("git status"), []);
+ * ```
+ */
+export function bashWrites(command: string): string[] | undefined {
+  const analysis = analyzeShellCommand(command);
+  if ("error" in analysis) return undefined;
+  const moves = analysis.commands.some((c) => ["cd", "pushd", "popd"].includes(c.argv[0]));
+  return analysis.writes.map((w) => moves && !isAbsolute(w) ? `${DYNAMIC}${w}` : w);
+}
+
+/**
+ * Loads the shell parser when judging `command` needs it: a command beyond
+ * plain words (its simple commands are judged against the rules, its
+ * redirections as writes). Fails closed: if
  * the parser cannot load, such commands are judged unanalysable.
  *
  * @example
@@ -403,9 +436,8 @@ export function judgeBashCommand(
  * assert.equal(judgeBashCommand("true && rm -rf x", rules).behavior, "deny");
  * ```
  */
-export async function loadBashJudge(command: unknown, rules: PermissionRules | undefined): Promise<void> {
-  if (!rules || typeof command !== "string" || !hasBashContentRules(rules)) return;
-  if (/^[\w\-./=:,@%+^ \t]*$/.test(command)) return;
+export async function loadBashJudge(command: unknown, _rules?: PermissionRules): Promise<void> {
+  if (typeof command !== "string" || isPlainCommand(command)) return;
   try {
     await loadShellParser();
   } catch {
@@ -447,9 +479,26 @@ const NO = 0;
 const MAYBE = 1;
 const YES = 2;
 
-/** The words deny rules see: the program by its base name. */
+/**
+ * The global options of programs whose rules name a subcommand (`git push`), skipped for deny and
+ * ask rules so that `git -C . push` and `git --no-pager push` are still `git push`: those that
+ * take a value as the next word; every other leading `-…` word is skipped alone. Allow rules see
+ * the words as written, so options between a rule's words make it not match (the call asks).
+ */
+const GLOBAL_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  git: new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix"]),
+  npm: new Set(["--prefix", "-C", "-w", "--workspace", "--loglevel", "--userconfig"]),
+};
+
+/** The words deny and ask rules see: the program by its base name, its global options skipped. */
 function denyWords(cmd: SimpleCommand): string[] {
-  return cmd.argv;
+  const takesValue = GLOBAL_OPTIONS[cmd.argv[0]];
+  if (!takesValue) return cmd.argv;
+  let i = 1;
+  while (i < cmd.argv.length && cmd.argv[i].startsWith("-") && cmd.argv[i] !== "--") {
+    i += takesValue.has(cmd.argv[i]) ? 2 : 1;
+  }
+  return [cmd.argv[0], ...cmd.argv.slice(i)];
 }
 
 /** The words allow and ask rules see: a program outside the system folders by its path. */
@@ -507,5 +556,5 @@ function programName(ruleProgram: string, word: string): string {
 function writesInside(target: string, cwd: string): boolean {
   if (target.includes(DYNAMIC) || target.startsWith("~")) return false;
   const rel = relative(cwd, resolve(cwd, target));
-  return !rel.startsWith("..") && !isAbsolute(rel);
+  return rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel);
 }

@@ -619,7 +619,9 @@ function normalise(words: Word[], out: Analysis, depth: number, derivedFrom?: st
     emit(words.slice(i), out, derivedFrom);
     if (name === "find") find(words.slice(i + 1), out, depth);
     if (name === "tee") {
-      for (const w of words.slice(i + 1)) if (!w.text.startsWith("-")) addWrite(w, out);
+      for (const w of words.slice(i + 1)) {
+        if (!w.text.startsWith("-") && !HARMLESS_TARGETS.has(w.text)) addWrite(w, out);
+      }
     }
     return;
   }

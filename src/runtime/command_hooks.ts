@@ -173,6 +173,13 @@ export interface CommandHooksOptions {
    * @default {[]}
    */
   passEnv?: readonly string[];
+  /**
+   * Asked before every hook command: a reason not to run it, or undefined to run it. A refused
+   * hook answers as a hook that exits 2 with that reason (a PreToolUse hook then blocks the call),
+   * so a guard hook whose script the model changed fails closed instead of vanishing.
+   * @default {none: every hook runs}
+   */
+  refuse?: () => string | undefined;
 }
 
 /**
@@ -193,6 +200,12 @@ export function commandHooks(config: CommandHooksConfig, options: CommandHooksOp
   const hookEnv = () => env ??= sandboxEnv(options.env ?? processEnv(passEnv), passEnv);
   const matches = (h: CommandHookConfig, tool: string) =>
     !h.matcher || h.matcher === "*" || new RegExp(`^(?:${h.matcher})$`).test(tool);
+  const guarded = (h: CommandHookConfig, env: Record<string, string>, event: Record<string, unknown>) => {
+    const reason = options.refuse?.();
+    return reason === undefined
+      ? runHook(h, env, event)
+      : Promise.resolve({ code: 2, stdout: "", stderr: `Hook "${h.command}" was not run: ${reason}` });
+  };
   const hooks: Hooks = {};
   if (config.PreToolUse?.length) {
     hooks.preToolUse = [async (e: PreToolUseEvent) => {
@@ -200,7 +213,7 @@ export function commandHooks(config: CommandHooksConfig, options: CommandHooksOp
       const context: string[] = [];
       let input = e.input;
       for (const h of config.PreToolUse!.filter((h) => matches(h, e.tool))) {
-        const r = await runHook(h, hookEnv(), {
+        const r = await guarded(h, hookEnv(), {
           hook_event_name: "PreToolUse",
           ...payload(e),
           tool_input: input,
@@ -236,7 +249,7 @@ export function commandHooks(config: CommandHooksConfig, options: CommandHooksOp
       ? [async (e: PostToolUseEvent) => {
         const context: string[] = [];
         for (const h of list.filter((h) => matches(h, e.tool))) {
-          const r = await runHook(h, hookEnv(), {
+          const r = await guarded(h, hookEnv(), {
             hook_event_name: name,
             ...payload(e),
             tool_response: {

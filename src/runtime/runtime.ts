@@ -23,6 +23,7 @@ import type { BuiltinToolOptions } from "../tools/mod.ts";
 import { lazyBuiltinTools } from "../tools/catalog.ts";
 import { defaultLedgerDir, reapOrphanedTasks } from "../tasks/ledger.ts";
 import { cleanStaleTemps } from "../files/atomic_write.ts";
+import { cleanStaleSessions } from "../session/output_root.ts";
 import { sandboxPermissions } from "../sandbox/needs.ts";
 
 /**
@@ -199,7 +200,13 @@ function sandboxPolicy(
   } catch {
     // not granted: no home folder to hide stores under
   }
-  const needs = sandboxPermissions(roots, { home, settings: choice === true ? {} : choice });
+  let xdgConfigHome = options.env?.XDG_CONFIG_HOME;
+  try {
+    xdgConfigHome ??= Deno.env.get("XDG_CONFIG_HOME");
+  } catch {
+    // not granted: the sandbox hides only ~/.config/paddock
+  }
+  const needs = sandboxPermissions(roots, { home, xdgConfigHome, settings: choice === true ? {} : choice });
   return { sandbox: true, sandboxRead: needs.read, sandboxWrite: needs.write };
 }
 
@@ -226,6 +233,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   if (ledgerDir !== false) reapOrphanedTasks(ledgerDir ?? defaultLedgerDir(session.roots[0]));
   // remove the temp files of atomic writes a killed process left (src/files/atomic_write.ts)
   cleanStaleTemps();
+  cleanStaleSessions();
   const exclude = new Set(options.excludeTools ?? []);
   const registry = new ToolRegistry();
   const kept = <T extends { name: string }>(tools: readonly T[]) => tools.filter((t) => !exclude.has(t.name));

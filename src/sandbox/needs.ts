@@ -31,7 +31,7 @@ const KNOWN_HOST_KEYS = ["rsa", "ecdsa", "ed25519", "dsa"].map((k) => `/etc/ssh/
  */
 export function sandboxPermissions(
   roots: readonly string[],
-  options: { home?: string; settings?: SandboxSettings } = {},
+  options: { home?: string; xdgConfigHome?: string; settings?: SandboxSettings } = {},
 ): { read: string[]; write: string[] } {
   if (Deno.build.os !== "linux") return { read: [], write: [] };
   const settings = options.settings ?? {};
@@ -44,6 +44,10 @@ export function sandboxPermissions(
       ...writable,
       ...hidden,
       ...(settings.hiddenPaths ? [] : KNOWN_HOST_KEYS),
+      // the user's Paddock folder where XDG_CONFIG_HOME moves it (hidden too: sandbox.ts)
+      ...(!settings.hiddenPaths && options.xdgConfigHome?.startsWith("/")
+        ? [`${options.xdgConfigHome}/paddock`]
+        : []),
       ...(settings.allowNetwork ? ["/etc/resolv.conf"] : []),
     ],
     write: writable,

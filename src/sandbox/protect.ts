@@ -98,6 +98,8 @@ export const PLACEHOLDER_TEXT = "# paddock sandbox placeholder: removed when the
 const PLACEHOLDER_DIR_MODE = 0o1755;
 const PLACEHOLDER_FILE_MODE = 0o444;
 const ACQUIRE_ATTEMPTS = 5;
+const RELEASE_RETRIES = 8;
+const RELEASE_RETRY_MS = 30;
 
 /** What stands in for a missing path: an empty folder, or a file with this text. */
 type Placeholder = { dir: true } | { text: string };
@@ -117,8 +119,11 @@ export interface MountPlan {
   mounts: MountOp[];
   /** Paths of the placeholders this plan made or adopted. */
   placeholders: string[];
-  /** Releases the placeholders (removing those no other run holds). Call once the command exited. */
-  release(): void;
+  /**
+   * Releases the placeholders (removing those no other run holds), trying again
+   * briefly for those the sandbox's last processes still held. Call once the command exited.
+   */
+  release(): Promise<void>;
 }
 
 /**
@@ -135,7 +140,7 @@ export interface MountPlan {
  * assert.deepEqual(plan.mounts[0], { kind: "bind", path: ws });
  * assert.ok(plan.mounts.some((m) => m.kind === "ro-bind" && m.path === `${ws}/.mcp.json`));
  * assert.ok(Deno.statSync(`${ws}/.mcp.json`).isDirectory, "a placeholder while the run holds it");
- * plan.release();
+ * await plan.release();
  * assert.deepEqual([...Deno.readDirSync(ws)], [], "nothing left behind");
  * Deno.removeSync(ws);
  * ```
@@ -145,7 +150,7 @@ export function planMounts(writable: readonly string[], options: MountPlanOption
   try {
     planner.plan(options);
   } catch (err) {
-    planner.release();
+    void planner.release();
     throw err;
   }
   return {
@@ -198,8 +203,9 @@ class Planner {
     }
   }
 
-  release(): void {
-    for (const hold of this.holds.splice(0)) releaseHold(hold);
+  release(): Promise<void> {
+    const left = this.holds.splice(0).filter((hold) => !releaseHold(hold));
+    return left.length > 0 ? retryRelease(left) : Promise.resolve();
   }
 
   #protectRoot(root: string): void {
@@ -363,7 +369,10 @@ class Planner {
       }
       throw err;
     }
-    if (hold) this.holds.push(hold);
+    if (hold) {
+      this.holds.push(hold);
+      heldHere.set(hold.path, (heldHere.get(hold.path) ?? 0) + 1);
+    }
     else {
       // something real appeared there meanwhile: protect it as it is
       const st = lstat(path);
@@ -559,27 +568,59 @@ function acquire(path: string, placeholder: Placeholder): Hold | undefined {
   throw new UnavailableError(`Cannot start the sandbox: cannot protect "${path}": it keeps changing`);
 }
 
-/** Drops this run's lock; if no other run holds the placeholder, removes it. */
-function releaseHold(hold: Hold): void {
+/** Placeholders held by runs of this process, by path, with how many hold each. */
+const heldHere = new Map<string, number>();
+
+/**
+ * Drops this run's lock; if no other run holds the placeholder, removes it.
+ * False when it is left and no other run of this process holds it: then only a
+ * lingering process of this run, or a run of another process, can, and a retry may help.
+ */
+function releaseHold(hold: Hold): boolean {
   hold.file.close();
+  const others = (heldHere.get(hold.path) ?? 1) - 1;
+  if (others > 0) heldHere.set(hold.path, others);
+  else heldHere.delete(hold.path);
+  return removeUnheld(hold) || others > 0;
+}
+
+/**
+ * Removes the placeholder when no run holds it. False when it could not tell
+ * (locked, or the removal failed): the caller may try again shortly, since the
+ * sandbox's last processes can keep it for a moment after the command ended.
+ */
+function removeUnheld(hold: Hold): boolean {
   let file: Deno.FsFile;
   try {
     file = Deno.openSync(hold.path, { read: true });
   } catch {
-    return; // already gone
+    return true; // already gone
   }
   try {
-    if (!file.tryLockSync(true)) return; // another run holds it: the last one removes it
+    if (!file.tryLockSync(true)) return false; // another run holds it: the last one removes it
     const st = file.statSync();
-    if (lstat(hold.path)?.ino !== st.ino) return;
-    if (isPlaceholder(hold.path, st, hold.placeholder)) return Deno.removeSync(hold.path);
+    if (lstat(hold.path)?.ino !== st.ino) return true;
+    if (isPlaceholder(hold.path, st, hold.placeholder)) {
+      Deno.removeSync(hold.path);
+      return true;
+    }
     // filled from outside meanwhile (the task ledger in .paddock, the user): a real folder now
     if (st.isDirectory && ((st.mode ?? 0) & 0o7777) === PLACEHOLDER_DIR_MODE) {
       Deno.chmodSync(hold.path, 0o755);
     }
+    return true;
   } catch {
-    // left for the next run to adopt and remove
+    return false; // left for a retry, or for the next run to adopt and remove
   } finally {
     file.close();
+  }
+}
+
+/** Tries again, a few times over about a quarter of a second, to remove placeholders left by {@link MountPlan.release}. */
+async function retryRelease(left: readonly Hold[]): Promise<void> {
+  let pending = [...left];
+  for (let i = 0; i < RELEASE_RETRIES && pending.length > 0; i++) {
+    await new Promise((r) => setTimeout(r, RELEASE_RETRY_MS));
+    pending = pending.filter((hold) => !removeUnheld(hold));
   }
 }

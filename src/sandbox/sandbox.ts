@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { UnavailableError } from "../errors.ts";
 import { bubblewrapArgs, type BubblewrapFeatures } from "./bubblewrap.ts";
 import { applyLimits, DEFAULT_MAX_MEMORY_MIB, DEFAULT_MAX_PROCESSES, type LimitMechanism } from "./limits.ts";
@@ -180,7 +181,12 @@ export function sandboxCommand(
     const release = () => Promise.resolve();
     return { program, args: [...seatbeltArgs(spec), ...argv], pidNamespace: false, limits: "none", release };
   }
-  const hidden = [...(settings.hiddenPaths ?? defaultHiddenPaths()), ...(settings.extraHiddenPaths ?? [])];
+  const hidden = [
+    ...(settings.hiddenPaths ?? defaultHiddenPaths()),
+    ...(settings.extraHiddenPaths ?? []),
+    // the user's Paddock folder (settings, trust records) also where XDG_CONFIG_HOME moves it
+    ...(settings.hiddenPaths ? [] : xdgPaddockDir()),
+  ];
   let plan;
   try {
     plan = planMounts(writable, { home: run.home ?? envHome(), hidden });
@@ -200,7 +206,7 @@ export function sandboxCommand(
       mechanism: settings.limits,
     });
   } catch (err) {
-    plan.release();
+    void plan.release();
     throw err;
   }
   const args = bubblewrapArgs({
@@ -215,7 +221,7 @@ export function sandboxCommand(
   let released: Promise<void> | undefined;
   const release = () =>
     released ??= (async () => {
-      plan.release();
+      await plan.release();
       await limits.release();
     })();
   return {
@@ -225,6 +231,15 @@ export function sandboxCommand(
     limits: limits.mechanism,
     release,
   };
+}
+
+function xdgPaddockDir(): string[] {
+  try {
+    const xdg = Deno.env.get("XDG_CONFIG_HOME");
+    return xdg && xdg.startsWith("/") ? [join(xdg, "paddock")] : [];
+  } catch {
+    return []; // not granted: the default ~/.config/paddock is hidden anyway
+  }
 }
 
 function envHome(): string | undefined {

@@ -172,7 +172,10 @@ export function makeSessionOutputDir(id: string, base: string = outputBase()): S
   if (reason === undefined) {
     const dir = join(root, id);
     const why = makeChild(dir, root);
-    if (why === undefined) return { dir, removeOnClose: dir };
+    if (why === undefined) {
+      writeOwner(dir);
+      return { dir, removeOnClose: dir };
+    }
     return fallback(base, root, `"${dir}" ${why}`);
   }
   return fallback(base, root, `"${root}" ${reason}`);
@@ -206,4 +209,119 @@ function fallback(base: string, root: string, refused: string): SessionOutputDir
   }
   Deno.chmodSync(dir, 0o700);
   return { dir, removeOnClose: dir, refused };
+}
+
+/** The file in a session folder that names the process owning it (`<pid> <start time>`). */
+const OWNER_FILE = ".owner";
+/** A session folder without a readable owner is left alone until it is this old (ms). */
+const UNOWNED_STALE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The start time of process `pid` (field 22 of `/proc/<pid>/stat`, in clock
+ * ticks since boot), or undefined when it is gone or cannot be read (no
+ * `/proc`, or Deno refuses it: it grants `/proc/<pid>` only with `--allow-all`).
+ * With the pid it names one process for good: a reused pid starts later.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { processStartTime } from "./output_root.ts";
+ * if (Deno.build.os === "linux") assert.match(processStartTime(Deno.pid) ?? "", /^\d+$/);
+ * assert.equal(processStartTime(2 ** 30), undefined);
+ * ```
+ */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function writeOwner(dir: string): void {
+  try {
+    Deno.writeTextFileSync(join(dir, OWNER_FILE), `${Deno.pid} ${processStartTime(Deno.pid) ?? ""}\n`, {
+      mode: 0o600,
+    });
+  } catch {
+    // best effort: without it, a crash leaves the folder for a day-old sweep
+  }
+}
+
+/**
+ * Removes the session folders that a crashed run left in the per-user output
+ * folder: those whose owning process is gone (or, with no owner to ask, that
+ * nobody touched for a day). Links are never followed. Returns the folders removed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cleanStaleSessions, makeSessionOutputDir } from "./output_root.ts";
+ * const base = await Deno.makeTempDir();
+ * const mine = makeSessionOutputDir(crypto.randomUUID(), base);
+ * const dead = makeSessionOutputDir(crypto.randomUUID(), base);
+ * Deno.writeTextFileSync(`${dead.dir}/.owner`, "1073741824 1\n"); // a pid that cannot exist
+ * assert.deepEqual(cleanStaleSessions(base), [dead.dir]);
+ * assert.ok(Deno.statSync(mine.dir).isDirectory);
+ * await Deno.remove(base, { recursive: true });
+ * ```
+ */
+export function cleanStaleSessions(base: string = outputBase()): string[] {
+  const root = checkedOutputRoot(base);
+  if (!root) return [];
+  const removed: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(root)];
+  } catch {
+    return removed;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory) continue;
+    const dir = join(root, entry.name);
+    // a session's folder: it names its owner, or it has a session id's shape (the default ids are UUIDs)
+    if (!exists(join(dir, OWNER_FILE)) && !UUID.test(entry.name)) continue;
+    if (!isStale(dir)) continue;
+    try {
+      Deno.removeSync(dir, { recursive: true });
+      removed.push(dir);
+    } catch {
+      // another start removed it first, or it is not ours to remove
+    }
+  }
+  return removed;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isStale(dir: string): boolean {
+  let owner: string;
+  try {
+    owner = Deno.readTextFileSync(join(dir, OWNER_FILE)).trim();
+  } catch {
+    try {
+      const st = Deno.lstatSync(dir);
+      return st.isDirectory && Date.now() - (st.mtime?.getTime() ?? Date.now()) > UNOWNED_STALE_MS;
+    } catch {
+      return false;
+    }
+  }
+  const [pidText, start = ""] = owner.split(" ");
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === Deno.pid) return false;
+  const now = processStartTime(pid);
+  if (now !== undefined) return start !== "" && now !== start; // alive, unless the pid was reused
+  // gone, or /proc cannot be read here: only a process we could see before counts as gone
+  return processStartTime(Deno.pid) !== undefined;
 }

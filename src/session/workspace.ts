@@ -154,12 +154,15 @@ export function resolveSafePath(
  * import { isInside } from "./workspace.ts";
  * assert.ok(isInside("/w/src/a.ts", ["/w"]));
  * assert.ok(!isInside("/w2/a.ts", ["/w"]));
+ * assert.ok(isInside("/w/..hidden", ["/w"]));
+ * assert.ok(!isInside("/w/../x", ["/w"]));
  * ```
  */
 export function isInside(absPath: string, roots: readonly string[]): boolean {
   return roots.some((root) => {
     const rel = relative(root, absPath);
-    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+    // `..` as a whole segment leaves the root; a file named `..hidden` does not.
+    return rel === "" || (!/^\.\.(?:[\\/]|$)/.test(rel) && !isAbsolute(rel));
   });
 }
 
@@ -188,5 +191,57 @@ export function realPathOfPossiblyMissing(abs: string): string {
       missing.push(basename(cur));
       cur = parent;
     }
+  }
+}
+
+/**
+ * True when `path` exists now and its real path is inside `roots`: the check a
+ * search result passes before it is reported (rg walks by path, so a folder
+ * swapped for a symbolic link mid-search could list or search outside).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reallyInside } from "./workspace.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${dir}/a.txt`, "hi");
+ * await Deno.symlink("/etc/hostname", `${dir}/out`);
+ * assert.ok(reallyInside(`${dir}/a.txt`, [dir]));
+ * assert.ok(!reallyInside(`${dir}/out`, [dir]));
+ * assert.ok(!reallyInside(`${dir}/missing`, [dir]));
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function reallyInside(path: string, roots: readonly string[]): boolean {
+  try {
+    return isInside(Deno.realPathSync(path), roots);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The path a path rule (`Read(...)`, `Edit(...)`) is matched against: absolute
+ * (against `cwd`), `//`, `/./` and `..` folded, symbolic links resolved (also
+ * for a file that does not exist yet: its real parent plus its name), so an
+ * alias cannot dodge a rule.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rulePath } from "./workspace.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.mkdir(`${dir}/secret`);
+ * await Deno.symlink(`${dir}/secret`, `${dir}/alias`);
+ * assert.equal(rulePath(`${dir}//alias/./new.txt`, "/"), `${dir}/secret/new.txt`);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function rulePath(path: string, cwd: string): string {
+  const abs = resolve(cwd, path);
+  try {
+    return realPathOfPossiblyMissing(abs);
+  } catch {
+    return abs;
   }
 }

@@ -1,8 +1,11 @@
 /**
  * Config: reads or changes one known setting. A change is type-checked,
- * persisted to the project's settings file (`.paddock/settings.json` in the
- * first root), kept in the session's `config` slot and announced with a
- * `config` event; `permissions.defaultMode` also changes the session's mode.
+ * kept in the session's `config` slot and announced with a `config` event;
+ * `permissions.defaultMode` also changes the session's mode, and only to a
+ * narrower one. Changes last for the session and are never written to
+ * `.paddock/settings.json`: that file is a protected path, the trust digest
+ * covers it (a model's write would make the user's trusted hooks lapse), and
+ * nothing the model does may widen a later run (THREATS.md P3, P4).
  *
  * @module
  */
@@ -11,7 +14,7 @@ import { InvalidInputError, PermissionDeniedError } from "../errors.ts";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
 import { sessionConfig } from "../session/config.ts";
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "../permissions/modes.ts";
-import { loadSettings, saveSettings, type Settings, settingsPath } from "../session/settings.ts";
+import { loadSettings, type Settings, settingsPath } from "../session/settings.ts";
 import { resolveSafePath } from "../session/workspace.ts";
 import { planState } from "./exit_plan_mode.ts";
 
@@ -27,6 +30,15 @@ interface SettingSpec {
   /** Checks and converts a value; throws {@link InvalidInputError} with what is expected. */
   parse: (value: Raw, setting: string) => unknown;
 }
+
+/** How much each mode lets run without asking: Config may only move down this scale (P4). */
+const MODE_REACH: Readonly<Record<PermissionMode, number>> = {
+  plan: 0,
+  dontAsk: 1,
+  default: 2,
+  acceptEdits: 3,
+  bypassPermissions: 4,
+};
 
 /** Modes Config may switch to: raising the session to bypassPermissions takes the user's own flag. */
 const SETTABLE_MODES = PERMISSION_MODES.filter((m) => m !== "bypassPermissions");
@@ -105,17 +117,6 @@ function getPath(settings: Settings, path: string): unknown {
   return node;
 }
 
-function setPath(settings: Settings, path: string, value: unknown): void {
-  const keys = path.split(".");
-  let node: Record<string, unknown> = settings;
-  for (const key of keys.slice(0, -1)) {
-    const next = node[key];
-    if (next === null || typeof next !== "object" || Array.isArray(next)) node[key] = {};
-    node = node[key] as Record<string, unknown>;
-  }
-  node[keys[keys.length - 1]] = value;
-}
-
 /**
  * Input of Config.
  *
@@ -190,7 +191,7 @@ export const configTool: Tool<ConfigInput, ConfigResult> = defineTool<Input, Con
   name: "Config",
   description:
     "Reads or changes a setting of this project. Without `value` it reports the current value; with " +
-    `\`value\` it changes it for this session and saves it to the project's settings file. Settings: ${
+    `\`value\` it changes it for this session (the permission mode only to a narrower one). Settings: ${
       KNOWN_SETTINGS.map((k) => `${k}: ${SETTINGS[k].describe}`).join("; ")
     }.`,
   sideEffect: "Mutating",
@@ -219,23 +220,24 @@ export const configTool: Tool<ConfigInput, ConfigResult> = defineTool<Input, Con
     }
     const newValue = spec.parse(i.value, i.setting);
     const previousValue = i.setting === "permissions.defaultMode" ? ctx.session.mode : current();
-    const real = target();
-    const settings = loadSettings(real);
-    setPath(settings, i.setting, newValue);
-    saveSettings(real, settings);
-    config[i.setting] = newValue;
     if (i.setting === "permissions.defaultMode") {
       const mode = newValue as PermissionMode;
+      if (MODE_REACH[mode] > MODE_REACH[ctx.session.mode]) {
+        throw new PermissionDeniedError(
+          `Config cannot widen the permission mode from "${ctx.session.mode}" to "${mode}": only the user can, with --permission-mode ${mode} (or ExitPlanMode to leave plan mode with the user's approval)`,
+        );
+      }
       if (mode === "plan" && ctx.session.mode !== "plan") {
         planState(ctx.session).previousMode = ctx.session.mode;
       }
       ctx.session.setMode(mode);
     }
+    config[i.setting] = newValue;
     ctx.session.emit({ type: "config", setting: i.setting, value: newValue, previousValue });
     return Promise.resolve({
       text: `${i.setting}: ${JSON.stringify(previousValue ?? null)} -> ${
         JSON.stringify(newValue)
-      } (saved to ${file})`,
+      } (for this session)`,
       data: { success: true, operation: "set", setting: i.setting, previousValue, newValue },
     });
   },

@@ -10,6 +10,8 @@ import { z } from "zod";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
 import { atomicWriteFile, withFileLock } from "../files/atomic_write.ts";
+import { openFileInside } from "../files/safe_fs.ts";
+import { assertWritable } from "../files/writable.ts";
 import { unifiedDiff } from "../files/diff.ts";
 import { resolveSafePath } from "../session/workspace.ts";
 import { assertFresh, recordWrite } from "../files/read_state.ts";
@@ -28,6 +30,12 @@ import {
 export const SNIPPET_CONTEXT_LINES = 3;
 /** Most lines in the result's snippet. */
 export const MAX_SNIPPET_LINES = 40;
+/**
+ * Most characters a file may have before or after an Edit (64 MiB). Checked
+ * before the new text is built, so a `replace_all` that would grow a file past
+ * it is an error, not an out-of-memory crash.
+ */
+export const MAX_EDIT_RESULT_CHARS: number = 64 * 1024 * 1024;
 
 /**
  * Structured result of Edit.
@@ -149,14 +157,17 @@ export const editTool: Tool<EditInput, EditData> = defineTool<EditInput, EditDat
     if (extname(shown).toLowerCase() === ".ipynb") {
       throw new InvalidInputError(`"${shown}" is a Jupyter notebook: use NotebookEdit to change its cells`);
     }
-    if (i.old_string === i.new_string) {
+    if (i.old_string === i.new_string || (i.old_string !== "" && toLf(i.old_string) === toLf(i.new_string))) {
       throw new InvalidInputError("old_string and new_string are identical: there is nothing to change");
     }
     return await withFileLock(safe.real, async () => {
       let bytes: Uint8Array | undefined;
       try {
-        const info = await Deno.stat(safe.real);
-        bytes = await Deno.readFile(safe.real, { signal: ctx.signal });
+        using file = openFileInside(safe.real);
+        const info = await file.stat();
+        assertWritable(info, shown);
+        if (info.size > MAX_EDIT_RESULT_CHARS * 4) throw tooLarge(shown, info.size);
+        bytes = await file.readAll(ctx.signal);
         await assertFresh(ctx.session, safe.real, shown, info, bytes, "edit");
       } catch (err) {
         if (!(err instanceof Deno.errors.NotFound)) throw err;
@@ -187,12 +198,13 @@ export const editTool: Tool<EditInput, EditData> = defineTool<EditInput, EditDat
           fallback: false,
         };
       } else {
-        // mixed line endings: match on LF-normalised text, keep every untouched line's ending
+        // old and new are matched and written with LF whatever the file uses (CRLF files get
+        // their CRLF back below); mixed endings: match on LF-normalised text, keep each line's ending
         const mixed = !crlf && before.includes("\r\n");
         result = replace(
           before,
-          toLfIf(crlf || mixed, i.old_string),
-          toLfIf(crlf || mixed, i.new_string),
+          toLf(i.old_string),
+          toLf(i.new_string),
           i.replace_all ?? false,
           shown,
           mixed,
@@ -268,6 +280,11 @@ function replace(
       `old_string occurs ${at.length} times in "${shown}": include more surrounding lines to make it unique, or set replace_all to true to change all ${at.length}`,
     );
   }
+  // the result's length from counts, before any of it is built (a mixed file may add a \r per line)
+  const perMatch = next.length + (mixed ? next.split("\n").length - 1 : 0);
+  const found = at.reduce((sum, [, len]) => sum + len, 0);
+  const resultLength = text.length - found + at.length * perMatch;
+  if (resultLength > MAX_EDIT_RESULT_CHARS) throw tooLarge(shown, resultLength, at.length);
   let out = "", prev = 0, firstLength = 0;
   for (const [k, [idx, len]] of at.entries()) {
     const found = text.slice(idx, idx + len);
@@ -279,6 +296,17 @@ function replace(
   }
   out += text.slice(prev);
   return { text: out, count: at.length, firstIndex: at[0][0], firstLength, fallback };
+}
+
+function tooLarge(shown: string, size: number, count?: number): InvalidInputError {
+  const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  const what = count === undefined
+    ? `the file is ${mib(size)}`
+    : `the result of ${count} replacement${count === 1 ? "" : "s"} would be ${mib(size)}`;
+  const limit = mib(MAX_EDIT_RESULT_CHARS);
+  return new InvalidInputError(
+    `Cannot edit "${shown}": ${what}, over the ${limit} limit: make a smaller change, or use Bash (sed) for bulk rewrites`,
+  );
 }
 
 /** Gives `next` the curly quotes that `found` uses (straight ones become left or right by position). */

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { AbortedError, InvalidInputError, PermissionDeniedError, UnavailableError } from "../errors.ts";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
 import { type GlobMatcher, globMatcher, splitLiteralPrefix } from "../search/glob_match.ts";
-import { resolveSafePath } from "../session/workspace.ts";
+import { reallyInside, resolveSafePath } from "../session/workspace.ts";
 import type { SearchEngine, SearchToolOptions } from "../search/options.ts";
 import { locateRipgrep, mayRun, rgFilesArgs, streamLines } from "../search/ripgrep.ts";
 import { globStart, walkFiles } from "../search/walk.ts";
@@ -137,6 +137,7 @@ export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobInput,
         respectIgnore: options.respectGitignore ?? true,
         limit,
         signal: ctx.signal,
+        roots: ctx.roots,
       });
       // `requested` is resolved (no "." or "..", no trailing "/" but at the root), so a plain join is enough
       const dir = root.requested.endsWith("/") ? root.requested : `${root.requested}/`;
@@ -161,6 +162,8 @@ interface ListOptions {
   respectIgnore: boolean;
   limit: number;
   signal: AbortSignal;
+  /** The workspace roots: a match whose real path leaves them (a folder swapped mid-walk) is dropped. */
+  roots: readonly string[];
 }
 
 /** Lists the matches of `pattern` under `root` and keeps the `limit` newest. */
@@ -176,6 +179,7 @@ async function newestMatches(
   if (!start) return top.result();
   const maxDepth = maxDepthOf(pattern);
   const keep = (rel: string) => {
+    if (!reallyInside(`${root}/${rel}`, o.roots)) return;
     const mtime = mtimeOf(`${root}/${rel}`);
     if (mtime !== undefined) top.offer(mtime, rel);
   };

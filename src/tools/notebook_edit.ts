@@ -10,6 +10,8 @@ import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
 import { atomicWriteFile, withFileLock } from "../files/atomic_write.ts";
+import { openFileInside } from "../files/safe_fs.ts";
+import { assertWritable } from "../files/writable.ts";
 import { findCell, type NotebookCell, parseNotebook, serializeCell, sourceLines } from "../files/notebook.ts";
 import { resolveSafePath } from "../session/workspace.ts";
 import { assertFresh, recordWrite } from "../files/read_state.ts";
@@ -150,8 +152,10 @@ export const notebookEditTool: Tool<NotebookEditInput, NotebookEditData> = defin
       throw new InvalidInputError(`edit_mode "${mode}" needs cell_id: the cell's id or "cell-N"`);
     }
     return await withFileLock(safe.real, async () => {
-      const info = await Deno.stat(safe.real);
-      const bytes = await Deno.readFile(safe.real, { signal: ctx.signal });
+      using file = openFileInside(safe.real);
+      const info = await file.stat();
+      assertWritable(info, safe.requested);
+      const bytes = await file.readAll(ctx.signal);
       await assertFresh(ctx.session, safe.real, shown, info, bytes, "edit");
       const decoded = decodeText(bytes);
       const nb = parseNotebook(decoded.text, shown);

@@ -7,6 +7,8 @@
 import { z } from "zod";
 import { defineTool, type Tool } from "../tool/define_tool.ts";
 import { atomicWriteFile, withFileLock } from "../files/atomic_write.ts";
+import { openFileInside } from "../files/safe_fs.ts";
+import { assertWritable } from "../files/writable.ts";
 import { unifiedDiff } from "../files/diff.ts";
 import { resolveSafePath } from "../session/workspace.ts";
 import { assertFresh, recordWrite } from "../files/read_state.ts";
@@ -101,8 +103,10 @@ export const writeTool: Tool<WriteInput, WriteData> = defineTool<WriteInput, Wri
     return await withFileLock(safe.real, async () => {
       let old: { bytes: Uint8Array; text: string; format: TextFormat } | undefined;
       try {
-        const info = await Deno.stat(safe.real);
-        const bytes = await Deno.readFile(safe.real, { signal: ctx.signal });
+        using file = openFileInside(safe.real);
+        const info = await file.stat();
+        assertWritable(info, safe.requested);
+        const bytes = await file.readAll(ctx.signal);
         await assertFresh(ctx.session, safe.real, safe.requested, info, bytes, "write");
         old = { bytes, ...decodeText(bytes) };
       } catch (err) {

@@ -10,11 +10,11 @@ import { writeTool } from "../../src/tools/write.ts";
 /** A registry holding Read, Write, Edit and NotebookEdit. */
 export const fileRegistry: ToolRegistry = new ToolRegistry([readTool, writeTool, editTool, notebookEditTool]);
 
-/** Runs one file tool in `session` with the `none` preset (no approval asked). */
+/** Runs one file tool in `session` with the `all` preset (no approval asked). */
 export function runFileTool(
   session: Session,
   name: string,
   input: Record<string, unknown>,
 ): Promise<ToolCallResult> {
-  return runTool(fileRegistry, { name, input }, { session, preset: "none" });
+  return runTool(fileRegistry, { name, input }, { session, preset: "all" });
 }

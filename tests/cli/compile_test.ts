@@ -13,6 +13,8 @@ const build = await new Deno.Command(Deno.execPath(), {
     "compile",
     "--no-check",
     "--allow-all",
+    "--include",
+    "src/tools/grep/js_grep_worker.ts",
     "--output",
     binary,
     "cli.ts",

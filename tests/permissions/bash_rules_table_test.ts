@@ -18,6 +18,8 @@ const ECHO = allow("Bash(echo *)");
 const TEST = allow("Bash(npm test)");
 const RM: PermissionRules = { deny: ["Bash(rm:*)"] };
 const PUSH: PermissionRules = { allow: ["Bash(git:*)"], ask: ["Bash(git push:*)"] };
+const NO_PUSH: PermissionRules = { allow: ["Bash(git:*)"], deny: ["Bash(git push:*)"] };
+const NO_PUBLISH: PermissionRules = { allow: ["Bash(npm:*)"], deny: ["Bash(npm publish:*)"] };
 
 const rows: Row[] = [
   // prefix rules `:*`: the words, then nothing or arguments, and nothing chained
@@ -295,6 +297,21 @@ const rows: Row[] = [
   ["a 2 MB command asks", "echo '" + "a".repeat(2_000_000) + "'", ECHO, "none"],
   ["a 2 MB command is denied under a deny rule", "echo '" + "a".repeat(2_000_000) + "'", RM, "deny"],
   ["deep nesting is judged", "echo " + "$(".repeat(500) + "rm x" + ")".repeat(500), RM, "deny"],
+  // global options between a rule's words: deny and ask rules skip them, allow rules do not
+  ["deny: git -C <dir> push", "git -C . push", NO_PUSH, "deny"],
+  ["deny: git --no-pager push", "git --no-pager push origin", NO_PUSH, "deny"],
+  ["deny: git -c k=v push", "git -c core.pager=cat push", NO_PUSH, "deny"],
+  ["deny: git --git-dir= and --work-tree= push", "git --git-dir=.git --work-tree=. push", NO_PUSH, "deny"],
+  ["deny: git -P push", "/usr/bin/git -P push", NO_PUSH, "deny"],
+  ["deny: git -C $dir push", 'git -C "$d" push', NO_PUSH, "deny"],
+  ["deny: git options, then another subcommand, is not push", "git -C . status", NO_PUSH, "allow"],
+  ["deny: npm --prefix <dir> publish", "npm --prefix ./pkg publish", NO_PUBLISH, "deny"],
+  ["deny: npm -w <workspace> publish", "npm -w a publish", NO_PUBLISH, "deny"],
+  ["deny: npm --workspace=<ws> publish", "npm --workspace=a publish", NO_PUBLISH, "deny"],
+  ["ask: git -C <dir> push still asks", "git -C . push", PUSH, "ask"],
+  ["allow: options between the words do not match", "git -C . status", GS, "none"],
+  ["allow: --no-pager between the words does not match", "git --no-pager status", GS, "none"],
+  ["allow: options after the words match", "git status -C .", GS, "allow"],
 ];
 
 for (const [name, command, rules, expected] of rows) {

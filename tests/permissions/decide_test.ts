@@ -20,7 +20,7 @@ const rows: Row[] = [
     { sideEffect: "Spawns" },
     "allow",
   ],
-  ["preset all asks before a sub-agent", { sideEffect: "Spawns", preset: "all" }, "ask"],
+  ["preset none (always confirm) asks before a sub-agent", { sideEffect: "Spawns", preset: "none" }, "ask"],
   ["blocking runs (a person answers anyway)", { sideEffect: "Blocking" }, "allow"],
   ["acceptEdits allows mutating", { sideEffect: "Mutating", mode: "acceptEdits" }, "allow"],
   ["acceptEdits still asks for execute", { sideEffect: "Execute", mode: "acceptEdits" }, "ask"],
@@ -44,9 +44,9 @@ const rows: Row[] = [
   ["allowed set skips asking", { sideEffect: "Execute", allowedTools: new Set(["T"]) }, "allow"],
   ["ask rule asks for a read-only tool", { sideEffect: "ReadOnly", rules: { ask: ["T"] } }, "ask"],
   ["deny wins over allow", { sideEffect: "ReadOnly", rules: { allow: ["T"], deny: ["T"] } }, "deny"],
-  ["preset none never asks", { sideEffect: "Execute", preset: "none" }, "allow"],
-  ["preset all asks for read-only", { sideEffect: "ReadOnly", preset: "all" }, "ask"],
-  ["preset all lets in-memory run", { sideEffect: "None", preset: "all" }, "allow"],
+  ["preset all (auto-approve everything) never asks", { sideEffect: "Execute", preset: "all" }, "allow"],
+  ["preset none (always confirm) asks for read-only", { sideEffect: "ReadOnly", preset: "none" }, "ask"],
+  ["preset none lets in-memory run", { sideEffect: "None", preset: "none" }, "allow"],
 ];
 
 for (const [name, partial, expected] of rows) {
@@ -220,7 +220,7 @@ Deno.test("Protected paths: no mode, preset or allowed set approves them; a hook
       sideEffect: "Mutating",
       input: { file_path: `${root}/.gitmodules` },
       mode: "acceptEdits",
-      preset: "none",
+      preset: "all",
       roots: [root],
     });
     assert.equal(policy.behavior, "ask");

@@ -236,7 +236,7 @@ Deno.test({
     assert.ok(plan.placeholders.includes(join(ws.path, ".vscode")));
     assert.ok(!plan.placeholders.includes(join(ws.path, ".idea")));
     assert.ok(plan.mounts.some((m) => m.kind === "ro-bind" && m.path === join(ws.path, ".idea")));
-    plan.release();
+    await plan.release();
     assert.deepEqual(listing(ws.path), [".idea"]);
   },
 });
@@ -269,7 +269,7 @@ Deno.test({
     await using ws = await tempDir();
     const plan = planMounts([ws.path], { hidden: [] });
     Deno.mkdirSync(join(ws.path, ".paddock/tasks"), { recursive: true }); // Paddock itself, outside the sandbox
-    plan.release();
+    await plan.release();
     assert.deepEqual(listing(ws.path), [".paddock"]);
     assert.equal(Deno.statSync(join(ws.path, ".paddock")).mode! & 0o7777, 0o755);
   },

@@ -224,3 +224,51 @@ Deno.test("P3 a project's bypassPermissions never applies, not even after paddoc
     );
   }
 });
+
+Deno.test("P3 trusting a hook trusts the script it runs: a script changed in the run is refused, and asks again", async () => {
+  await using p = await project();
+  await Deno.mkdir(p.path("proj", "scripts"));
+  const script = p.path("proj", "scripts", "post.sh");
+  await Deno.writeTextFile(script, `touch "${p.marker("trusted")}"\n`);
+  await writeSettings(p, {
+    hooks: { PostToolUse: [{ matcher: "Bash", command: "bash ./scripts/post.sh" }] },
+  });
+  assert.equal((await cli(p, ["trust"])).code, 0);
+  // the model rewrites the script with Bash (no sandbox here: the file tools and a --no-sandbox run can too),
+  // and the same call's PostToolUse hook would run it outside the sandbox
+  const planted = `printf 'touch "${p.marker("planted")}"\\n' > scripts/post.sh`;
+  const r = await cli(p, [
+    "exec",
+    "Bash",
+    JSON.stringify({ command: planted }),
+    "--no-sandbox",
+    "--permission-mode",
+    "bypassPermissions",
+    "--quiet",
+  ]);
+  assert.equal(await exists(p.marker("planted")), false, r.stdout + r.stderr);
+  assert.match(r.stdout + r.stderr, /was not run: .*post\.sh" changed since this run started/);
+  // the next run: the script is not the trusted content any more, so the hook is ignored until trusted again
+  const next = await cli(p, [
+    "exec",
+    "Bash",
+    '{"command":"true"}',
+    "--no-sandbox",
+    "--permission-mode",
+    "bypassPermissions",
+  ]);
+  assert.equal(await exists(p.marker("planted")), false);
+  assert.match(next.stderr, /paddock trust/);
+  // an unchanged script keeps running
+  await Deno.writeTextFile(script, `touch "${p.marker("trusted")}"\n`);
+  assert.equal((await cli(p, ["trust"])).code, 0);
+  await cli(p, [
+    "exec",
+    "Bash",
+    '{"command":"true"}',
+    "--no-sandbox",
+    "--permission-mode",
+    "bypassPermissions",
+  ]);
+  assert.equal(await exists(p.marker("trusted")), true);
+});

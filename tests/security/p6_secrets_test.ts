@@ -253,3 +253,32 @@ Deno.test("P6 sandboxEnv holds back Paddock's keys even when the user names them
   ]);
   assert.deepEqual(Object.keys(env).sort(), ["GITHUB_TOKEN", "HOME", "LANG", "MY_VAR", "PATH"]);
 });
+
+Deno.test({
+  name:
+    "P6 Paddock's own user folder: where XDG_CONFIG_HOME moves it, it reads as empty inside the sandbox too",
+  ignore: !HAS_BWRAP,
+  fn: async () => {
+    await using home = await fakeHome();
+    await using cfg = await fakeHome();
+    await using ws = await tempDir();
+    Deno.mkdirSync(join(cfg.path, "paddock"));
+    Deno.writeTextFileSync(join(cfg.path, "paddock/trusted.json"), '{"projects":{}}\n');
+    Deno.writeTextFileSync(join(cfg.path, "paddock/settings.json"), '{"apiKey":"k"}\n');
+    const before = Deno.env.get("XDG_CONFIG_HOME");
+    Deno.env.set("XDG_CONFIG_HOME", cfg.path);
+    try {
+      const r = await sandboxed(
+        `cat ${cfg.path}/paddock/trusted.json ${cfg.path}/paddock/settings.json 2>&1; true`,
+        {
+          writable: [ws.path],
+          home: home.path,
+        },
+      );
+      assert.doesNotMatch(r.out, /projects|apiKey/);
+    } finally {
+      if (before === undefined) Deno.env.delete("XDG_CONFIG_HOME");
+      else Deno.env.set("XDG_CONFIG_HOME", before);
+    }
+  },
+});

@@ -225,3 +225,31 @@ Deno.test("P9 stale temp files: the temp file of a write killed mid-way is clean
     Deno.removeSync(script);
   }
 });
+
+Deno.test("P9 a crashed run's session folder is removed at the next start, a live run's is kept", async () => {
+  await using base = await tempDir();
+  await using ws = await tempWorkspace();
+  const session = new URL("../../src/session/session.ts", import.meta.url).href;
+  // a run that makes its output folder, writes a spill file and dies by SIGKILL (no close, no cleanup)
+  const script = `import { Session } from "${session}";
+const s = new Session({ roots: [${JSON.stringify(ws.dir)}] });
+Deno.writeTextFileSync(s.outputPath("spill.txt"), "x");
+console.log(s.outputDir());
+Deno.kill(Deno.pid, "SIGKILL");`;
+  const out = await new Deno.Command(DENO, {
+    args: ["eval", "--config", CONFIG, script],
+    env: { TMPDIR: base.path },
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const crashed = new TextDecoder().decode(out.stdout).trim();
+  assert.ok(crashed.startsWith(base.path) && Deno.statSync(crashed).isDirectory, crashed);
+  await withBase(base.path, async () => {
+    await using live = new Session({ roots: [ws.dir] });
+    const kept = live.outputDir();
+    await using rt = createRuntime({ roots: [ws.dir], sandbox: false, tools: [] });
+    assert.ok(rt);
+    await assert.rejects(Deno.stat(crashed), Deno.errors.NotFound, "the crashed run's folder is gone");
+    assert.ok(Deno.statSync(kept).isDirectory, "this process's own session folder stays");
+  });
+});

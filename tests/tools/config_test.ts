@@ -31,8 +31,8 @@ Deno.test("Config sets the model, saves it to the settings file and tells the se
     previousValue: "old-model",
     newValue: "gpt-4o-mini",
   });
-  const saved = JSON.parse(await Deno.readTextFile(settingsPath(ws.dir)));
-  assert.deepEqual(saved, { model: "gpt-4o-mini", custom: { keep: 1 } }, "other keys are kept");
+  const kept = JSON.parse(await Deno.readTextFile(settingsPath(ws.dir)));
+  assert.equal(kept.model, "old-model", "the project's settings file is the user's: never written (P3)");
   assert.equal(sessionConfig(ws.session).model, "gpt-4o-mini");
   assert.ok(events.some((e) => e.type === "config" && e.setting === "model" && e.value === "gpt-4o-mini"));
 
@@ -62,15 +62,35 @@ Deno.test("Config refuses unknown settings with the list and checks value types"
   assert.equal(ws.session.mode, "default");
 });
 
-Deno.test("Config switches the permission mode and saves it", async () => {
+Deno.test("Config narrows the permission mode for this session and saves nothing", async () => {
+  await using ws = await tempWorkspace();
+  ws.session.setMode("acceptEdits");
+  const run = (input: unknown) =>
+    runTool(reg(), { name: "Config", input }, { session: ws.session, approver });
+  const mode = await run({ setting: "permissions.defaultMode", value: "default" });
+  assert.deepEqual((mode.data as ConfigResult).previousValue, "acceptEdits");
+  assert.equal(ws.session.mode, "default");
+  await assert.rejects(Deno.stat(settingsPath(ws.dir)), Deno.errors.NotFound, "nothing was saved");
+});
+
+Deno.test("Config cannot raise the permission mode, even approved (P4)", async () => {
   await using ws = await tempWorkspace();
   const run = (input: unknown) =>
     runTool(reg(), { name: "Config", input }, { session: ws.session, approver });
-  const mode = await run({ setting: "permissions.defaultMode", value: "acceptEdits" });
-  assert.deepEqual((mode.data as ConfigResult).previousValue, "default");
-  assert.equal(ws.session.mode, "acceptEdits");
-  const saved = JSON.parse(await Deno.readTextFile(settingsPath(ws.dir)));
-  assert.deepEqual(saved, { permissions: { defaultMode: "acceptEdits" } });
+  for (const value of ["acceptEdits", "bypassPermissions"]) {
+    const r = await run({ setting: "permissions.defaultMode", value });
+    assert.equal(r.ok, false, r.text);
+    assert.equal(ws.session.mode, "default");
+  }
+  const widen = await run({ setting: "permissions.defaultMode", value: "acceptEdits" });
+  assert.match(
+    widen.text,
+    /Config cannot widen the permission mode from "default" to "acceptEdits": only the user can/,
+  );
+  ws.session.setMode("dontAsk");
+  const fromDontAsk = await run({ setting: "permissions.defaultMode", value: "default" });
+  assert.equal(fromDontAsk.ok, false, "dontAsk to default would let calls ask their way through");
+  assert.equal(ws.session.mode, "dontAsk");
 });
 
 Deno.test("Config cannot widen: the sandbox, the allowed hosts and bypassPermissions are the user's (P4)", async () => {

@@ -6,12 +6,15 @@
  *
  * @module
  */
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { z } from "zod";
+import { InvalidInputError } from "../../errors.ts";
 import { defineTool, type Tool } from "../../tool/define_tool.ts";
 import { splitGlobList } from "../../search/glob_match.ts";
 import { runGrep } from "./run.ts";
-import { resolveSafePath } from "../../session/workspace.ts";
+import { isInside, reallyInside, resolveSafePath } from "../../session/workspace.ts";
+import { openFileInside } from "../../files/safe_fs.ts";
+import { decodeText } from "../../files/text.ts";
 import {
   type GrepMode,
   type GrepQuery,
@@ -173,6 +176,7 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<GrepInput,
     summarize: (i) => i.path ? `${i.pattern} in ${i.path}` : i.pattern,
     async execute(i, ctx) {
       const started = performance.now();
+      checkArguments(i);
       const safe = resolveSafePath(i.path ?? ctx.cwd, ctx, { kind: "any", param: "path" });
       const mode: GrepMode = i.output_mode ?? "files_with_matches";
       const ctxLines = i.context ?? i["-C"];
@@ -202,6 +206,7 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<GrepInput,
       const mtimes: number[] = [];
       const keys: string[] = [];
       let seen = 0;
+      const fromInside = insideFilter(mode, ctx.cwd, ctx.roots);
       const outcome = await runGrep(q, {
         engine: options.engine ?? "auto",
         rg,
@@ -210,6 +215,7 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<GrepInput,
         budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
         signal: ctx.signal,
         onLine(line) {
+          if (!fromInside(line)) return seen < want;
           if (seen++ >= offset || mode !== "content") lines.push(line);
           // stat and build sort keys while rg is still searching, not after it
           if (mode === "files_with_matches") mtimes.push(mtimeOf(join(ctx.cwd, line)));
@@ -219,7 +225,10 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<GrepInput,
           return seen < want;
         },
       });
-      let entries = lines;
+      // rg reads by path: a line whose text is not in the file as opened and checked now came from elsewhere
+      let entries = mode === "content"
+        ? await checkedContent(lines, ctx.cwd, ctx.roots, q.lineNumbers)
+        : lines;
       let numMatches: number | undefined;
       if (mode === "files_with_matches") entries = newestFirst(lines, mtimes);
       if (mode === "count") {
@@ -260,7 +269,7 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool<GrepInput,
           data,
           total,
           offset,
-          outcome.notes,
+          insideNotes(outcome.notes, ctx.cwd, ctx.roots),
           options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
           budget,
         ),
@@ -341,4 +350,136 @@ function countFiles(lines: readonly string[]): number {
 function fileOfLine(line: string): string {
   const m = /^(.*?)[:-]\d+[:-]/.exec(line);
   return m ? m[1] : line.split(":")[0];
+}
+
+/**
+ * A filter for the lines the engine reports: a line whose file's real path is
+ * not inside `roots` now (a folder swapped for a symbolic link mid-search) is
+ * dropped. Content lines name their file before `:` or `-` and a line number,
+ * which a file name may also hold: the first such prefix that names an
+ * existing file is the file; lines come grouped by file, so it is found once.
+ */
+function insideFilter(mode: GrepMode, cwd: string, roots: readonly string[]): (line: string) => boolean {
+  let file: string | undefined, ok = false;
+  const judge = (f: string) => {
+    if (f !== file) {
+      file = f;
+      ok = reallyInside(resolve(cwd, f), roots);
+    }
+    return ok;
+  };
+  return (line) => {
+    if (mode === "files_with_matches") return judge(line);
+    if (mode === "count") return judge(line.slice(0, line.lastIndexOf(":")));
+    if (line === "--") return true;
+    const sep = file === undefined ? -1 : line.charCodeAt(file.length);
+    if (file !== undefined && line.startsWith(file) && (sep === 58 || sep === 45)) return ok;
+    for (const m of line.matchAll(/[:-]/g)) {
+      if (m.index === 0) continue;
+      const f = line.slice(0, m.index);
+      try {
+        if (Deno.lstatSync(resolve(cwd, f)).isFile) return judge(f);
+      } catch {
+        // not this prefix
+      }
+    }
+    file = undefined;
+    return false;
+  };
+}
+
+/** Longest pattern or glob list, in UTF-8 bytes: each goes to rg as one argument, which Linux caps at 128 KiB. */
+export const MAX_ARGUMENT_BYTES: number = 100_000;
+
+/** Refuses values rg could not be given: a NUL byte, or an argument past the OS limit. */
+function checkArguments(i: GrepInput): void {
+  for (const [name, value] of [["pattern", i.pattern], ["glob", i.glob], ["type", i.type]] as const) {
+    if (value === undefined) continue;
+    if (value.includes("\0")) throw new InvalidInputError(`"${name}" contains a NUL byte`);
+    const bytes = new TextEncoder().encode(value).length;
+    if (bytes > MAX_ARGUMENT_BYTES) {
+      throw new InvalidInputError(
+        `"${name}" is ${bytes} bytes: the limit is ${MAX_ARGUMENT_BYTES}; search for a shorter, distinctive part`,
+      );
+    }
+  }
+}
+
+/** rg's complaints name files ("<path>: No such file…"); one about a file not really inside the roots (a folder swapped mid-search) is left out. */
+function insideNotes(notes: readonly string[], cwd: string, roots: readonly string[]): string[] {
+  const lead = "ripgrep reported: ";
+  return notes.flatMap((note) => {
+    if (!note.startsWith(lead)) return [note];
+    const kept = note.slice(lead.length).split("; ").filter((part) => {
+      const colon = part.indexOf(": ");
+      return colon === -1 || reallyInside(resolve(cwd, part.slice(0, colon)), roots);
+    });
+    return kept.length ? [lead + kept.join("; ")] : [];
+  });
+}
+
+/**
+ * Keeps the content lines whose text is the text of that line of the file as
+ * opened and checked now (`files/safe_fs.ts`): a folder swapped for a symbolic
+ * link while rg read by path cannot bring outside text in under an inside
+ * name. Long lines rg cut are compared on their first characters.
+ */
+async function checkedContent(
+  lines: readonly string[],
+  cwd: string,
+  roots: readonly string[],
+  numbered: boolean,
+): Promise<string[]> {
+  const texts = new Map<string, string[] | null>();
+  const textOf = async (file: string) => {
+    if (!texts.has(file)) {
+      try {
+        const real = Deno.realPathSync(resolve(cwd, file));
+        if (!isInside(real, roots)) throw new Error("outside");
+        using f = openFileInside(real);
+        const bytes = await f.readAll();
+        texts.set(file, decodeText(bytes).text.split("\n").map((l) => l.replace(/\r$/, "")));
+      } catch {
+        texts.set(file, null);
+      }
+    }
+    return texts.get(file)!;
+  };
+  const same = (line: string | undefined, shown: string) => {
+    if (line === undefined) return false;
+    const s = shown.replace(/\r$/, "");
+    return line === s || (s.length >= 200 && line.startsWith(s.slice(0, 200)));
+  };
+  const out: string[] = [];
+  let file: string | undefined;
+  for (const line of lines) {
+    if (line === "--") {
+      out.push(line);
+      continue;
+    }
+    const sep = file === undefined ? -1 : line.charCodeAt(file.length);
+    if (file === undefined || !line.startsWith(file) || (sep !== 58 && sep !== 45)) {
+      file = undefined;
+      for (const m of line.matchAll(/[:-]/g)) {
+        if (m.index === 0) continue;
+        try {
+          if (Deno.lstatSync(resolve(cwd, line.slice(0, m.index))).isFile) {
+            file = line.slice(0, m.index);
+            break;
+          }
+        } catch {
+          // not this prefix
+        }
+      }
+      if (file === undefined) continue;
+    }
+    const text = await textOf(file);
+    if (!text) continue;
+    const rest = line.slice(file.length + 1);
+    const n = numbered ? /^(\d+)[:-]/.exec(rest) : null;
+    if (n ? same(text[Number(n[1]) - 1], rest.slice(n[0].length)) : text.some((l) => same(l, rest))) {
+      out.push(line);
+    }
+  }
+  return out;
 }

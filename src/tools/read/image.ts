@@ -32,7 +32,7 @@ export const IMAGE_EXTENSIONS: readonly string[] = ["png", "jpg", "jpeg", "gif",
 export function sniffImage(b: Uint8Array): ImageInfo | undefined {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const ascii = (at: number, len: number) => String.fromCharCode(...b.subarray(at, at + len));
-  if (b.length >= 24 && b[0] === 0x89 && ascii(1, 3) === "PNG") {
+  if (b.length >= 24 && b[0] === 0x89 && ascii(1, 3) === "PNG" && ascii(12, 4) === "IHDR") {
     return { mediaType: "image/png", width: dv.getUint32(16), height: dv.getUint32(20) };
   }
   if (b.length >= 10 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a")) {
@@ -80,4 +80,26 @@ function webpSize(b: Uint8Array, dv: DataView, chunk: string): { width?: number;
     return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
   }
   return {};
+}
+
+/**
+ * The format an image's magic bytes claim, even when the rest does not follow
+ * (a PNG signature alone); undefined when they claim none of the four.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { claimedImageFormat, sniffImage } from "./image.ts";
+ * const signature = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+ * assert.equal(claimedImageFormat(signature), "PNG");
+ * assert.equal(sniffImage(signature), undefined);
+ * ```
+ */
+export function claimedImageFormat(b: Uint8Array): "PNG" | "JPEG" | "GIF" | "WebP" | undefined {
+  const ascii = (at: number, len: number) => String.fromCharCode(...b.subarray(at, at + len));
+  if (b[0] === 0x89 && ascii(1, 3) === "PNG") return "PNG";
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "JPEG";
+  if (ascii(0, 4) === "GIF8") return "GIF";
+  if (ascii(0, 4) === "RIFF" && ascii(8, 4) === "WEBP") return "WebP";
+  return undefined;
 }

@@ -193,7 +193,10 @@ function concat(parts: Uint8Array[], length: number): Uint8Array {
 }
 
 /** Reads a file handle in chunks of `size` bytes (a fresh view each time, reused buffer). */
-export async function* fileChunks(file: Deno.FsFile, size: number = 1 << 20): AsyncGenerator<Uint8Array> {
+export async function* fileChunks(
+  file: Pick<Deno.FsFile, "read">,
+  size: number = 1 << 20,
+): AsyncGenerator<Uint8Array> {
   const buf = new Uint8Array(size);
   for (;;) {
     const n = await file.read(buf);

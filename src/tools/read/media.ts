@@ -7,10 +7,11 @@
  */
 import { InvalidInputError } from "../../errors.ts";
 import type { ToolContext, ToolOutput } from "../../tool/define_tool.ts";
-import { sniffImage } from "./image.ts";
+import { claimedImageFormat, sniffImage } from "./image.ts";
 import { parseNotebook, type RenderedCell, renderNotebook } from "../../files/notebook.ts";
 import { extractPdfPages, type PdfPageText } from "../../files/pdf.ts";
 import { recordRead } from "../../files/read_state.ts";
+import { openFileInside } from "../../files/safe_fs.ts";
 import { decodeText, sha256Hex } from "../../files/text.ts";
 
 /** Largest image returned as image content (bytes). */
@@ -121,7 +122,7 @@ export interface ReadNotebookData {
   cells: RenderedCell[];
 }
 async function loadWhole(real: string, max: number, what: string, shown: string, ctx: ToolContext) {
-  using file = await Deno.open(real, { read: true });
+  using file = openFileInside(real);
   const info = await file.stat();
   if (info.size > max) {
     throw new InvalidInputError(
@@ -139,6 +140,16 @@ async function loadWhole(real: string, max: number, what: string, shown: string,
   return bytes;
 }
 
+function isText(bytes: Uint8Array): boolean {
+  if (bytes.indexOf(0) !== -1) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function readImage(
   real: string,
   shown: string,
@@ -146,7 +157,20 @@ export async function readImage(
 ): Promise<ToolOutput<ReadImageData> | undefined> {
   const bytes = await loadWhole(real, MAX_IMAGE_BYTES, "Image", shown, ctx);
   const info = sniffImage(bytes);
-  if (!info) return undefined; // not really an image: let the text path judge it
+  if (!info || !info.width || !info.height) {
+    // never lines of raw bytes: a file that claims to be an image and is not one is an error; only
+    // text named like an image (a Git LFS pointer, say) is left to the text path
+    const claimed = claimedImageFormat(bytes);
+    if (claimed) {
+      throw new InvalidInputError(
+        `Cannot read "${shown}" as an image: its ${claimed} header is damaged or cut short (${bytes.length} bytes)`,
+      );
+    }
+    if (isText(bytes)) return undefined;
+    throw new InvalidInputError(
+      `Cannot read "${shown}" as an image: it is not a PNG, JPEG, GIF or WebP file, nor text`,
+    );
+  }
   const dims = info.width && info.height ? `, ${info.width}×${info.height}` : "";
   return {
     text: `Image "${shown}" (${info.mediaType}${dims}, ${bytes.length} bytes)`,
@@ -226,7 +250,10 @@ export async function readNotebook(
 }
 
 /** Reads a whole open file into one buffer (sized from its stat, grown if the file grew). */
-export async function readAll(file: Deno.FsFile, signal?: AbortSignal): Promise<Uint8Array> {
+export async function readAll(
+  file: Pick<Deno.FsFile, "read" | "stat">,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
   let buf = new Uint8Array(Math.max((await file.stat()).size, 0) + 1);
   let total = 0;
   for (;;) {

@@ -12,6 +12,7 @@ import { defineTool, type Tool, type ToolContext, type ToolOutput } from "../../
 import { IMAGE_EXTENSIONS } from "./image.ts";
 import { countLines, fileChunks, takeLineWindow } from "./line_window.ts";
 import { resolveSafePath } from "../../session/workspace.ts";
+import { openFileInside } from "../../files/safe_fs.ts";
 import {
   MAX_PDF_PAGES_PER_CALL,
   PDF_PAGES_WITHOUT_RANGE,
@@ -197,7 +198,7 @@ async function readText(
   ctx: ToolContext,
 ): Promise<ToolOutput<ReadData>> {
   const offset = Math.max(1, offsetIn ?? 1), limit = limitIn ?? DEFAULT_READ_LIMIT;
-  using file = await Deno.open(real, { read: true });
+  using file = openFileInside(real);
   const info = await file.stat();
   const small = info.size <= FULL_LOAD_BYTES;
   const whole = small ? await readAll(file, ctx.signal) : undefined;

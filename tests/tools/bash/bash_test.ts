@@ -283,7 +283,7 @@ Deno.test({
     await withSession(async (ws) => {
       const r = await bash(ws.session, {
         command: "echo in > ok.txt; echo x > /etc/paddock-escape 2>/dev/null || echo refused; " +
-          "mkdir -p .git/hooks 2>/dev/null && echo x > .git/hooks/pre-commit 2>/dev/null || echo hook-refused; cat ok.txt",
+          "mkdir -p .git/hooks 2>/dev/null && cp ok.txt .git/hooks/pre-commit 2>/dev/null || echo hook-refused; cat ok.txt",
       }, { registry: new ToolRegistry([createBashTool({ ledgerDir: false })]) });
       assert.ok(r.ok, r.text);
       assert.equal(r.data.sandboxed, true);
