@@ -145,13 +145,13 @@ export function formatReview(review: ProjectReview): string {
   return lines.join("\n");
 }
 
+/** Control characters (C0, DEL, C1) and the bidirectional marks and overrides. */
+// deno-lint-ignore no-control-regex
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /** Text with control characters (ESC, CR, backspace, C1, bidi overrides) written as escapes. */
 function shown(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return text.replace(UNSHOWABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function stringValues(record: Record<string, unknown>): Record<string, string> {

@@ -19,10 +19,10 @@
  * `-A` (its scoped `--allow-read/--allow-write` ask for "all access" there,
  * symlinks cannot be made under scoped flags, and a relative path is made
  * absolute before the system call, so no Deno code can act relative to an
- * opened folder). Under `-A` on Linux the above is race-free; under scoped
- * flags it is too when a link to `/proc/self/fd` was made for the process
- * ({@link useFdLink}). Otherwise, and where there is no `/proc` (macOS), the
- * same checks run on paths:
+ * opened folder; a symbolic link to `/proc/self/fd` made for it does not help
+ * either: Deno then resolves the link itself and goes by the resolved path, or
+ * refuses). Under `-A` on Linux the above is race-free. Under scoped flags, and
+ * where there is no `/proc` (macOS), the same checks run on paths:
  * the opened file or folder must match the real path before and after
  * (`verifyFd`), and a write goes by path right after its folder is checked
  * again. That narrows the window to a few system calls; it does not close it
@@ -46,47 +46,9 @@ import { PermissionDeniedError } from "../errors.ts";
 
 const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 
-/** Whether `<fdRoot>/N` paths may be used (Linux under `-A`, or through a link, see {@link useFdLink}); probed once. */
+/** Whether `/proc/self/fd/N` paths may be used (Linux under `-A`); probed once. */
 let procFd: boolean | undefined;
-/** `/proc/self/fd`, or a symbolic link to it in a granted folder. */
-let fdRoot = "/proc/self/fd";
-
-/**
- * Makes the checks go through `link`, a symbolic link to `/proc/self/fd` made
- * by a process with full permissions (a scoped Deno cannot make links) in a
- * folder the scoped process may read and write and the model may not (the
- * private output folder): Deno checks the path as written, so
- * `<link>/<fd>/<name>` passes the scoped flags and the kernel resolves it to
- * the opened folder. Returns false, and changes nothing, unless `link` is
- * such a link.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { useFdLink } from "./safe_fs.ts";
- * assert.equal(useFdLink("/nonexistent/fd"), false);
- * ```
- */
-export function useFdLink(link: string): boolean {
-  try {
-    if (!lstatSync(link).isSymbolicLink() || readlinkSync(link) !== "/proc/self/fd") return false;
-  } catch {
-    return false;
-  }
-  // probe now, on a folder of ours, so that a later failure refuses instead of falling back to paths
-  let fd: number | undefined;
-  try {
-    fd = openSync(link.slice(0, link.lastIndexOf("/")) || "/", O_RDONLY | O_DIRECTORY);
-    readlinkSync(`${link}/${fd}`);
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-  fdRoot = link;
-  procFd = true;
-  return true;
-}
+const fdRoot = "/proc/self/fd";
 
 function procPathOf(fd: number): string | undefined {
   if (procFd === false) return undefined;

@@ -372,8 +372,7 @@ class Planner {
     if (hold) {
       this.holds.push(hold);
       heldHere.set(hold.path, (heldHere.get(hold.path) ?? 0) + 1);
-    }
-    else {
+    } else {
       // something real appeared there meanwhile: protect it as it is
       const st = lstat(path);
       if (!st) {

@@ -12,7 +12,6 @@ import { readTool } from "../../src/tools/read/read.ts";
 import { writeTool } from "../../src/tools/write.ts";
 import { createGrepTool } from "../../src/tools/grep/grep.ts";
 import { createGlobTool } from "../../src/tools/glob.ts";
-import { useFdLink } from "../../src/files/safe_fs.ts";
 
 /** Text that exists only outside: seeing it in a result is a leak. */
 export const SECRET = "TOPSECRET";
@@ -24,8 +23,7 @@ export const raceRegistry = (): ToolRegistry =>
   new ToolRegistry([readTool, writeTool, editTool, notebookEditTool, createGrepTool(), createGlobTool()]);
 
 if (import.meta.main) {
-  const [ws, out, tool, countText, fdLink] = Deno.args;
-  if (fdLink && !useFdLink(fdLink)) throw new Error(`not a link to /proc/self/fd: ${fdLink}`);
+  const [ws, out, tool, countText] = Deno.args;
   const count = Number(countText);
   const session = new Session({ roots: [ws], outputDir: out, mode: "bypassPermissions" });
   const reg = raceRegistry();
