@@ -224,21 +224,7 @@ export function openFileInside(real: string): SafeFile {
         readCb(fd, p, 0, p.length, null, (err, n) => err ? fail(err) : ok(n === 0 && p.length > 0 ? null : n))
       ),
     stat: () => Promise.resolve(toFileInfo(fstatSync(fd))),
-    readAll: async (signal) => {
-      let buf = new Uint8Array(Math.max(fstatSync(fd).size, 0) + 1);
-      let total = 0;
-      for (;;) {
-        signal?.throwIfAborted();
-        if (total === buf.length) {
-          const bigger = new Uint8Array(buf.length * 2);
-          bigger.set(buf);
-          buf = bigger;
-        }
-        const n = await file.read(buf.subarray(total, Math.min(buf.length, total + (1 << 22))));
-        if (n === null) return buf.subarray(0, total);
-        total += n;
-      }
-    },
+    readAll: (signal) => readAll(file, signal),
     close: () => {
       if (open) closeSync(fd);
       open = false;
@@ -327,4 +313,24 @@ export function inDir<T>(dir: DirHandle, fn: (at: (name: string) => string, here
   // no /proc/self/fd: check the folder again right before the use, then go by path (see the module doc)
   verifyFd(dir.fd, dir.real, fstatSync(dir.fd));
   return fn((name) => `${dir.real === "/" ? "" : dir.real}/${check(name)}`, dir.real);
+}
+
+/** Reads a whole open file into one buffer (sized from its stat, grown if the file grew). */
+export async function readAll(
+  file: Pick<Deno.FsFile, "read" | "stat">,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  let buf = new Uint8Array(Math.max((await file.stat()).size, 0) + 1);
+  let total = 0;
+  for (;;) {
+    signal?.throwIfAborted();
+    if (total === buf.length) {
+      const bigger = new Uint8Array(buf.length * 2);
+      bigger.set(buf);
+      buf = bigger;
+    }
+    const n = await file.read(buf.subarray(total, Math.min(buf.length, total + (1 << 22))));
+    if (n === null) return buf.subarray(0, total);
+    total += n;
+  }
 }

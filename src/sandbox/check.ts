@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { sandboxEnv } from "./env.ts";
 import { DEFAULT_MAX_MEMORY_MIB, DEFAULT_MAX_PROCESSES } from "./limits.ts";
 import { sandboxCommand, type SandboxSettings } from "./sandbox.ts";
+import { pathExists as exists } from "../session/workspace.ts";
 
 /** Default time one probe may take (ms); the memory hog is the slow one. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
@@ -264,15 +265,6 @@ function readEnv(): Record<string, string> {
     return Deno.env.toObject();
   } catch {
     return { PATH: "/usr/local/bin:/usr/bin:/bin" };
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import { setImmediate } from "node:timers";
 import { globToRegExp, splitLiteralPrefix } from "./glob_match.ts";
 import { IGNORE_FILES, type IgnoreLayer, ignoreLayer, isIgnored } from "./ignore.ts";
+import { pathExists as exists } from "../session/workspace.ts";
 
 /** Work done between turns of the event loop, so an abort can land mid-walk (ms). */
 export const WALK_SLICE_MS = 20;
@@ -260,14 +261,5 @@ function readText(path: string): string {
     return Deno.readTextFileSync(path);
   } catch {
     return "";
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

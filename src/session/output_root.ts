@@ -20,6 +20,7 @@
  */
 import { join } from "node:path";
 import { UnavailableError } from "../errors.ts";
+import { pathExists } from "./workspace.ts";
 
 function envVar(name: string): string | undefined {
   try {
@@ -281,7 +282,7 @@ export function cleanStaleSessions(base: string = outputBase()): string[] {
     if (!entry.isDirectory) continue;
     const dir = join(root, entry.name);
     // a session's folder: it names its owner, or it has a session id's shape (the default ids are UUIDs)
-    if (!exists(join(dir, OWNER_FILE)) && !UUID.test(entry.name)) continue;
+    if (!pathExists(join(dir, OWNER_FILE)) && !UUID.test(entry.name)) continue;
     if (!isStale(dir)) continue;
     try {
       Deno.removeSync(dir, { recursive: true });
@@ -294,15 +295,6 @@ export function cleanStaleSessions(base: string = outputBase()): string[] {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function isStale(dir: string): boolean {
   let owner: string;

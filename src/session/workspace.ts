@@ -245,3 +245,13 @@ export function rulePath(path: string, cwd: string): string {
     return abs;
   }
 }
+
+/** Whether anything (a file, folder or link, followed or not) is at `path`. */
+export function pathExists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

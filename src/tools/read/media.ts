@@ -11,7 +11,9 @@ import { claimedImageFormat, sniffImage } from "./image.ts";
 import { parseNotebook, type RenderedCell, renderNotebook } from "../../files/notebook.ts";
 import { extractPdfPages, type PdfPageText } from "../../files/pdf.ts";
 import { recordRead } from "../../files/read_state.ts";
-import { openFileInside } from "../../files/safe_fs.ts";
+import { openFileInside, readAll } from "../../files/safe_fs.ts";
+
+export { readAll } from "../../files/safe_fs.ts";
 import { decodeText, sha256Hex } from "../../files/text.ts";
 
 /** Largest image returned as image content (bytes). */
@@ -247,26 +249,6 @@ export async function readNotebook(
     data: { kind: "notebook", filePath: shown, cells: r.cells },
     ...(r.images.length ? { images: r.images } : {}),
   };
-}
-
-/** Reads a whole open file into one buffer (sized from its stat, grown if the file grew). */
-export async function readAll(
-  file: Pick<Deno.FsFile, "read" | "stat">,
-  signal?: AbortSignal,
-): Promise<Uint8Array> {
-  let buf = new Uint8Array(Math.max((await file.stat()).size, 0) + 1);
-  let total = 0;
-  for (;;) {
-    signal?.throwIfAborted();
-    if (total === buf.length) {
-      const bigger = new Uint8Array(buf.length * 2);
-      bigger.set(buf);
-      buf = bigger;
-    }
-    const n = await file.read(buf.subarray(total, Math.min(buf.length, total + (1 << 22))));
-    if (n === null) return buf.subarray(0, total);
-    total += n;
-  }
 }
 
 function toBase64(bytes: Uint8Array): string {
