@@ -30,7 +30,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import { AbortedError } from "../errors.ts";
 import { type DirHandle, inDir, openDirInside } from "./safe_fs.ts";
-import { checkedOutputRoot } from "../session/output_root.ts";
+import { checkedOutputRoot, processStartTime } from "../session/output_root.ts";
 
 /**
  * The options {@link atomicWriteFile} takes.
@@ -210,7 +210,7 @@ function noteTemp(temp: string): boolean {
       if (root) {
         const dir = join(root, JOURNAL_DIR);
         Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        journal = { path: join(dir, `${Deno.pid}-${startTime(Deno.pid) ?? ""}.list`), pending: 0 };
+        journal = { path: join(dir, `${Deno.pid}-${processStartTime(Deno.pid) ?? ""}.list`), pending: 0 };
       }
     } catch {
       // no private folder: no journal, the folder sweep still runs
@@ -233,16 +233,6 @@ function doneTemp(): void {
     Deno.removeSync(journal.path);
   } catch {
     // already gone
-  }
-}
-
-/** A process's start time (Linux, `/proc/<pid>/stat`), or undefined when it is gone or cannot be read. */
-function startTime(pid: number): string | undefined {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined;
   }
 }
 
@@ -298,7 +288,7 @@ export function cleanStaleTemps(options: { base?: string; minAgeMs?: number } = 
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === Deno.pid) continue;
-    const start = startTime(pid);
+    const start = processStartTime(pid);
     if (start !== undefined && (m[2] === "" || start === m[2])) continue; // its writer still runs
     report.journals++;
     const path = join(dir, name);
