@@ -22,11 +22,14 @@ function mode(path: string): number {
   return Deno.lstatSync(path).mode! & 0o777;
 }
 
-/** Runs `fn` with the output base (TMPDIR, no XDG_RUNTIME_DIR) pointing at `base`. */
+/**
+ * Runs `fn` with the output base pointing at `base`, through XDG_RUNTIME_DIR (which Paddock
+ * prefers): test modules run in parallel in one process, so changing TMPDIR would send other
+ * modules' temp folders into `base`, removed under them when this test ends.
+ */
 async function withBase<T>(base: string, fn: () => Promise<T>): Promise<T> {
-  const saved = { TMPDIR: Deno.env.get("TMPDIR"), XDG_RUNTIME_DIR: Deno.env.get("XDG_RUNTIME_DIR") };
-  Deno.env.set("TMPDIR", base);
-  Deno.env.delete("XDG_RUNTIME_DIR");
+  const saved = { XDG_RUNTIME_DIR: Deno.env.get("XDG_RUNTIME_DIR") };
+  Deno.env.set("XDG_RUNTIME_DIR", base);
   try {
     return await fn();
   } finally {
@@ -238,7 +241,7 @@ console.log(s.outputDir());
 Deno.kill(Deno.pid, "SIGKILL");`;
   const out = await new Deno.Command(DENO, {
     args: ["eval", "--config", CONFIG, script],
-    env: { TMPDIR: base.path },
+    env: { TMPDIR: base.path, XDG_RUNTIME_DIR: base.path },
     stdout: "piped",
     stderr: "null",
   }).output();
